@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what cuzk needs on a fresh Debian 12 machine: the compiler toolchain and libraries from
+# Debian's archive, and the pinned npm packages of the test oracle (tests/oracle/package-lock.json).
+# CUDA is optional: when nvcc is on PATH or in /usr/local/cuda/bin, the GPU code builds too.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+pkgs=(build-essential cmake ninja-build git nodejs npm libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+if [ ! -d tests/oracle/node_modules/@noble/curves ] || [ ! -d tests/oracle/node_modules/snarkjs ]; then
+  npm ci --prefix tests/oracle --no-audit --no-fund --loglevel=error
+fi

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The whole test suite (what CI runs): install, build (CUDA code too when nvcc exists: GPU tests are
+# built but run only on a GPU machine, see scripts/gpu-check.sh), run every CPU test, then rebuild
+# the CPU tests with AddressSanitizer + UndefinedBehaviorSanitizer and run them again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+./scripts/build.sh
+(cd build && ctest --output-on-failure -j2)
+[ -x /usr/local/cuda/bin/nvcc ] && export PATH="$PATH:/usr/local/cuda/bin"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF -DCUZK_BENCH=OFF >/dev/null
+cmake --build build-asan --target cuzk_tests
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+   ctest --output-on-failure -j2 -R "^(Noble|Field|Group|Pairing|Decoder|Format|Ntt|Msm|Groth16)")
+echo "all tests passed"

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Bad input through the CLI: each case gives a clear error naming the input and the problem, exit
+# code 2, and no output file.
+source "$(dirname "$0")/common.sh"
+D="$SRC/tests/data"
+cd "$WORK"
+zk="$D/mimc/mimc_dev.zkey" w="$D/mimc/mimc.wtns"
+no_output() { [ ! -e proof.json ] && [ ! -e public.json ] && ! ls ./*.tmp* >/dev/null 2>&1 || fail "$1: output file left behind"; }
+
+echo "== truncated zkey"
+head -c 100000 "$zk" > trunc.zkey
+expect_exit 2 truncated -- "$CUZK" -q prove trunc.zkey "$w" proof.json public.json
+expect_err_contains "trunc.zkey"; expect_err_contains "truncated"; no_output truncated
+
+echo "== wrong magic / version"
+{ printf 'zkez'; tail -c +5 "$zk"; } > magic.zkey
+expect_exit 2 magic -- "$CUZK" -q prove magic.zkey "$w" proof.json public.json
+expect_err_contains "magic.zkey"; no_output magic
+{ head -c 4 "$zk"; printf '\x02\x00\x00\x00'; tail -c +9 "$zk"; } > version.zkey
+expect_exit 2 version -- "$CUZK" -q prove version.zkey "$w" proof.json public.json
+expect_err_contains "version"; no_output version
+
+echo "== bn128 witness and r1cs (circom's default curve)"
+cp "$SRC/tests/circuits/near_r.circom" .
+"${CIRCOM[@]}" near_r.circom --r1cs --wasm -o . >/dev/null
+echo '{"a":"3","b":"5"}' > in.json
+"${SNARKJS[@]}" wtns calculate near_r_js/near_r.wasm in.json bn.wtns >/dev/null
+expect_exit 2 bn128-wtns -- "$CUZK" -q prove "$zk" bn.wtns proof.json public.json
+expect_err_contains "bn.wtns"; expect_err_contains "bn128"; no_output bn128-wtns
+expect_exit 2 bn128-r1cs -- "$CUZK" -q setup near_r.r1cs out.zkey
+expect_err_contains "bn128"; [ ! -e out.zkey ] || fail "setup wrote a zkey for a bn128 circuit"
+
+echo "== witness of another circuit (count mismatch)"
+expect_exit 2 count -- "$CUZK" -q prove "$zk" "$D/tiny/mul.wtns" proof.json public.json
+expect_err_contains "mul.wtns"; expect_err_contains "expects"; no_output count
+
+echo "== witness that does not satisfy the constraints"
+node -e '
+const fs=require("fs"); const b=fs.readFileSync(process.argv[1]);
+// flip one byte of witness value #200 (section 2 starts after the header: 12 + 12 + 4 + 32 + 4 + 12 bytes)
+const off = 12 + 12 + 4 + 32 + 4 + 12 + 200*32; b[off] ^= 1; fs.writeFileSync("bad.wtns", b);' "$w"
+expect_exit 2 unsatisfied -- "$CUZK" -q prove --r1cs "$D/mimc/mimc_test.r1cs" "$zk" bad.wtns proof.json public.json
+expect_err_contains "does not verify"; expect_err_contains "first unsatisfied constraint"; no_output unsatisfied
+
+echo "== zkey and r1cs of different circuits"
+expect_exit 2 mismatch -- "$CUZK" -q prove --r1cs "$D/tiny/mul.r1cs" "$zk" bad.wtns proof.json public.json
+expect_err_contains "different circuits"; no_output mismatch
+
+echo "== corrupted point in a zkey"
+node -e '
+const fs=require("fs"); const b=Buffer.from(fs.readFileSync(process.argv[1]));
+// find section 5 (A points) in the table and flip a byte of its 2nd point y coordinate
+let p=12; for(;;){ const id=b.readUInt32LE(p), sz=Number(b.readBigUInt64LE(p+4)); if(id===5){ b[p+12+96+60]^=0x40; break;} p+=12+sz; }
+fs.writeFileSync("point.zkey", b);' "$zk"
+expect_exit 2 point -- "$CUZK" -q prove point.zkey "$w" proof.json public.json
+expect_err_contains "point.zkey"; expect_err_contains "curve"; no_output point
+
+echo "== verify: tampered proof gives exit 1, malformed JSON exit 2"
+"$CUZK" -q prove "$zk" "$w" good.json pub.json
+node -e 'const fs=require("fs"); const p=JSON.parse(fs.readFileSync("pub.json")); p[1]=String(BigInt(p[1])+1n); fs.writeFileSync("pub2.json", JSON.stringify(p));'
+expect_exit 1 tampered -- "$CUZK" verify "$D/mimc/mimc_dev_vk.json" pub2.json good.json
+echo '{"pi_a": [' > broken.json
+expect_exit 2 malformed -- "$CUZK" verify "$D/mimc/mimc_dev_vk.json" pub.json broken.json
+expect_err_contains "broken.json"
+node -e 'const fs=require("fs"); const p=JSON.parse(fs.readFileSync("pub.json")); p[0]="52435875175126190479447740508185965837690552500527637822603658699938581184513"; fs.writeFileSync("pub3.json", JSON.stringify(p));'
+expect_exit 2 signal-ge-r -- "$CUZK" verify "$D/mimc/mimc_dev_vk.json" pub3.json good.json
+expect_err_contains "pub3.json"
+echo "bad input: all passed"
