@@ -1,22 +1,200 @@
-// The `cuzk` command-line tool.
+// The `cuzk` command-line tool: prove / verify / setup / zkey export-vk / info / selfcheck / bench.
+//
+// Exit codes: 0 success; 1 a proof that does not verify (`verify`) or a failed self-check;
+// 2 bad input (unreadable or corrupt file, wrong curve, mismatched witness, unsatisfied constraints,
+// bad arguments); 3 internal or CUDA error.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdio>
 #include <exception>
+#include <fstream>
 
+#include "bench_cpu.hpp"
+#include "formats/decimal.hpp"
+#include "formats/r1cs.hpp"
+#include "formats/snarkjs_json.hpp"
+#include "formats/wtns.hpp"
+#include "formats/zkey.hpp"
+#include "groth16/cpu_backend.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
+#include "info.hpp"
 #include "selfcheck.hpp"
 #include "util/error.hpp"
 
+namespace {
+
+using namespace cuzk;
+
+/// A one-line phase indicator on stderr, only when stderr is a terminal.
+class Progress {
+ public:
+  explicit Progress(bool quiet) : on_(!quiet && isatty(2)), t0_(std::chrono::steady_clock::now()) {}
+  void operator()(const std::string& phase) const {
+    if (!on_) return;
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    std::fprintf(stderr, "\r\033[K[%7.2fs] %s", s, phase.c_str());
+    std::fflush(stderr);
+  }
+  void done() const {
+    if (on_) std::fprintf(stderr, "\r\033[K");
+  }
+
+ private:
+  bool on_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+Fr parse_scalar(const std::string& dec, const char* what) {
+  Fr v;
+  if (from_decimal(dec, v) != DecimalParse::kOk)
+    throw Error(ErrorCode::kInvalidArgument, std::string(what) + ": not a decimal integer below r: " + dec);
+  return v;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  CLI::App app{"cuzk: Groth16 proving engine for BLS12-381"};
+  CLI::App app{"cuzk: Groth16 proving engine for BLS12-381 (circom/snarkjs circuits)"};
   app.require_subcommand(1);
+  unsigned threads = 0;
+  bool quiet = false;
+  app.add_option("--threads", threads, "CPU threads (0 = all)")->capture_default_str();
+  app.add_flag("-q,--quiet", quiet, "No progress line");
+
+  // prove
+  auto* prove = app.add_subcommand("prove", "Make a Groth16 proof from a snarkjs .zkey and a .wtns");
+  std::string zkey_path, wtns_path, proof_path, public_path, r1cs_path, r_dec, s_dec;
+  bool no_verify = false;
+  prove->add_option("zkey", zkey_path, "Proving key (.zkey)")->required()->check(CLI::ExistingFile);
+  prove->add_option("witness", wtns_path, "Witness (.wtns)")->required()->check(CLI::ExistingFile);
+  prove->add_option("proof", proof_path, "Output proof.json")->required();
+  prove->add_option("public", public_path, "Output public.json")->required();
+  prove->add_option("--r1cs", r1cs_path, "Circuit (.r1cs): name the first unsatisfied constraint on failure")
+      ->check(CLI::ExistingFile);
+  prove->add_flag("--no-verify", no_verify, "Skip verifying the proof before writing it");
+  prove->add_option("--r", r_dec, "Blinding scalar r (decimal; testing only: makes the proof deterministic)");
+  prove->add_option("--s", s_dec, "Blinding scalar s (decimal; testing only)");
+
+  // verify
+  auto* verify_cmd = app.add_subcommand("verify", "Verify a proof (exit 0 valid, 1 invalid)");
+  std::string vk_path;
+  verify_cmd->add_option("verification_key", vk_path, "verification_key.json")->required()->check(CLI::ExistingFile);
+  verify_cmd->add_option("public", public_path, "public.json")->required()->check(CLI::ExistingFile);
+  verify_cmd->add_option("proof", proof_path, "proof.json")->required()->check(CLI::ExistingFile);
+
+  // setup
+  auto* setup_cmd = app.add_subcommand("setup", "Single-party Groth16 setup (TESTING ONLY): .r1cs -> .zkey");
+  std::string out_path;
+  uint64_t seed = 0;
+  auto* seed_opt = setup_cmd->add_option("--seed", seed, "Deterministic toxic waste from this seed");
+  setup_cmd->add_option("r1cs", r1cs_path, "Circuit (.r1cs)")->required()->check(CLI::ExistingFile);
+  setup_cmd->add_option("zkey", out_path, "Output .zkey")->required();
+
+  // zkey export-vk
+  auto* zkey_cmd = app.add_subcommand("zkey", "Proving-key tools");
+  zkey_cmd->require_subcommand(1);
+  auto* export_vk = zkey_cmd->add_subcommand("export-vk", "Write verification_key.json of a .zkey");
+  export_vk->add_option("zkey", zkey_path, ".zkey")->required()->check(CLI::ExistingFile);
+  export_vk->add_option("verification_key", out_path, "Output verification_key.json")->required();
+
+  // info
+  auto* info_cmd = app.add_subcommand("info", "Describe a .zkey/.r1cs/.wtns or snarkjs JSON file");
+  std::string info_path;
+  info_cmd->add_option("file", info_path)->required()->check(CLI::ExistingFile);
+
   auto* selfcheck = app.add_subcommand("selfcheck", "Check the arithmetic core against known values");
+
+  // bench
+  auto* bench = app.add_subcommand("bench", "Benchmarks (see docs/PERFORMANCE.md)");
+  bench->require_subcommand(1);
+  auto* bench_msm = bench->add_subcommand("msm", "Random-scalar G1/G2 MSM");
+  bool cpu = false;
+  int log_min = 16, log_max = 20, reps = 3;
+  bench_msm->add_flag("--cpu", cpu, "CPU Pippenger")->required();
+  bench_msm->add_option("--min", log_min, "Smallest size, log2")->capture_default_str();
+  bench_msm->add_option("--max", log_max, "Largest size, log2")->capture_default_str();
+  bench_msm->add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
+
   CLI11_PARSE(app, argc, argv);
+  Progress progress(quiet);
   try {
+    if (*prove) {
+      progress("reading " + zkey_path);
+      Zkey zk = read_zkey(zkey_path);
+      progress("reading " + wtns_path);
+      std::vector<Fr> w = read_wtns(wtns_path);
+      std::optional<R1cs> cs;
+      if (!r1cs_path.empty()) cs = read_r1cs(r1cs_path);
+      if (w.size() != zk.n_vars)
+        throw Error(ErrorCode::kInvalidArgument, wtns_path + ": the witness has " + std::to_string(w.size()) +
+                                                     " values but " + zkey_path + " expects " +
+                                                     std::to_string(zk.n_vars));
+      ProveOptions opt;
+      opt.verify = !no_verify;
+      opt.r1cs = cs ? &*cs : nullptr;
+      opt.progress = [&](const std::string& p) { progress(p); };
+      if (r_dec.empty() != s_dec.empty())
+        throw Error(ErrorCode::kInvalidArgument, "--r and --s must be given together");
+      if (!r_dec.empty()) {
+        opt.r = parse_scalar(r_dec, "--r");
+        opt.s = parse_scalar(s_dec, "--s");
+      }
+      CpuBackend backend(threads);
+      ProveResult res = cuzk::prove(zk, w, backend, opt);
+      write_proof_json(proof_path, res.proof);
+      write_public_json(public_path, res.public_signals);
+      progress.done();
+      return 0;
+    }
+    if (*verify_cmd) {
+      SnarkjsVerificationKey vk = read_vk_json(vk_path);
+      std::vector<Fr> pub = read_public_json(public_path);
+      Groth16Proof proof = read_proof_json(proof_path);
+      if (pub.size() != vk.vk.n_public())
+        throw Error(ErrorCode::kInvalidArgument, public_path + " has " + std::to_string(pub.size()) +
+                                                     " signals but the key expects " +
+                                                     std::to_string(vk.vk.n_public()));
+      if (cuzk::verify(vk.vk, pub, proof)) {
+        std::printf("OK: the proof is valid\n");
+        return 0;
+      }
+      std::printf("INVALID: the proof does not verify\n");
+      return 1;
+    }
+    if (*setup_cmd) {
+      std::fprintf(stderr,
+                   "cuzk setup: a single-party setup is for TESTING ONLY: whoever runs it can forge proofs.\n");
+      R1cs cs = read_r1cs(r1cs_path);
+      ThreadPool pool(threads);
+      progress("setup");
+      ToxicWaste tw = *seed_opt ? ToxicWaste::from_seed(seed) : ToxicWaste::random();
+      Zkey zk = setup(cs, tw, pool);
+      progress("writing " + out_path);
+      write_zkey(out_path, zk);
+      progress.done();
+      std::printf("wrote %s: %u constraints, %u variables, %u public, domain %u\n", out_path.c_str(),
+                  cs.n_constraints, zk.n_vars, zk.n_public, zk.domain_size);
+      return 0;
+    }
+    if (*export_vk) {
+      Zkey zk = read_zkey(zkey_path);
+      VerifyingKey vk = verifying_key(zk);
+      write_vk_json(out_path, vk, alphabeta(vk));
+      return 0;
+    }
+    if (*info_cmd) return cuzk::cli::run_info(info_path);
     if (*selfcheck) return cuzk::cli::run_selfcheck();
+    if (*bench_msm) return cuzk::cli::bench_msm_cpu(log_min, log_max, threads, reps);
   } catch (const cuzk::Error& e) {
+    progress.done();
     std::fprintf(stderr, "cuzk: error: %s\n", e.what());
-    return 2;
+    return e.code() == ErrorCode::kInternal || e.code() == ErrorCode::kCuda ? 3 : 2;
   } catch (const std::exception& e) {
+    progress.done();
     std::fprintf(stderr, "cuzk: internal error: %s\n", e.what());
     return 3;
   }

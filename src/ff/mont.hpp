@@ -12,7 +12,24 @@
 
 #include "ff/platform.hpp"
 
+#if defined(CUZK_X86_ASM) && !defined(__CUDA_ARCH__)
+extern "C" {
+/// out = a·b·2^-256 mod m for 4-limb operands < m (BMI2/ADX; src/ff/mont_x86_64.S).
+void cuzk_mul_mont_256(uint64_t* out, const uint64_t* a, const uint64_t* b, const uint64_t* m, uint64_t inv);
+/// out = a·b·2^-384 mod m for 6-limb operands < m (BMI2/ADX; src/ff/mont_x86_64.S).
+void cuzk_mul_mont_384(uint64_t* out, const uint64_t* a, const uint64_t* b, const uint64_t* m, uint64_t inv);
+}
+#endif
+
 namespace cuzk {
+
+#if defined(CUZK_X86_ASM) && !defined(__CUDA_ARCH__)
+/// True when this CPU has the mulx/adcx/adox instructions the assembly multiplier needs.
+inline bool cpu_has_adx() {
+  static const bool ok = __builtin_cpu_supports("adx") && __builtin_cpu_supports("bmi2");
+  return ok;
+}
+#endif
 
 /// A prime field element in Montgomery form.
 ///
@@ -210,85 +227,202 @@ struct Mont {
   }
 
 #ifndef __CUDA_ARCH__
+  // CIOS with the two inner loops fused ("no-carry" form, valid because the modulus's top limb is
+  // below 2^63 − 1: the running value then never needs an (N+1)-th limb).
   static Mont mul_host(const Mont& a, const Mont& b) {
+#if defined(CUZK_X86_ASM)
+    if constexpr (N == 4 || N == 6) {
+      static constexpr auto kMod = [] {
+        struct {
+          uint64_t v[N];
+        } m{};
+        for (int i = 0; i < N; i++) m.v[i] = P::mod(i);
+        return m;
+      }();
+      if (cpu_has_adx()) {
+        Mont r;
+        if constexpr (N == 4)
+          cuzk_mul_mont_256(r.l, a.l, b.l, kMod.v, P::inv);
+        else
+          cuzk_mul_mont_384(r.l, a.l, b.l, kMod.v, P::inv);
+        return r;
+      }
+    }
+#endif
     using u128 = unsigned __int128;
-    uint64_t t[N + 1] = {};
+    uint64_t t[N] = {};
+#pragma GCC unroll 8
     for (int i = 0; i < N; i++) {
-      uint64_t c = 0;
-      for (int j = 0; j < N; j++) {
-        u128 s = (u128)a.l[j] * b.l[i] + t[j] + c;
-        t[j] = (uint64_t)s;
-        c = (uint64_t)(s >> 64);
-      }
-      uint64_t tn = c;
-      uint64_t m = t[0] * P::inv;
-      u128 s = (u128)m * P::mod(0) + t[0];
-      c = (uint64_t)(s >> 64);
+      u128 s = (u128)a.l[0] * b.l[i] + t[0];
+      uint64_t A = (uint64_t)(s >> 64);
+      uint64_t t0 = (uint64_t)s;
+      uint64_t m = t0 * P::inv;
+      s = (u128)m * P::mod(0) + t0;
+      uint64_t C = (uint64_t)(s >> 64);
+#pragma GCC unroll 8
       for (int j = 1; j < N; j++) {
-        s = (u128)m * P::mod(j) + t[j] + c;
+        s = (u128)a.l[j] * b.l[i] + t[j] + A;
+        A = (uint64_t)(s >> 64);
+        s = (u128)m * P::mod(j) + (uint64_t)s + C;
+        C = (uint64_t)(s >> 64);
         t[j - 1] = (uint64_t)s;
-        c = (uint64_t)(s >> 64);
       }
-      t[N - 1] = tn + c;
+      t[N - 1] = C + A;
     }
     Mont r;
     for (int i = 0; i < N; i++) r.l[i] = t[i];
     return r.reduce_once();
   }
 #else
-  // 32-bit CIOS: per word b_i four carry chains (a·b_i low halves, high halves, then m·p low and
-  // high halves), each one unbroken mad/madc sequence. t has 2N+2 words; the shift by one word at
-  // the end of each round is register renaming once the loops are unrolled.
+  /// The PTX extended-precision primitives mul_evenodd is written in, one instruction each. The carry
+  /// flag CC.CF lives between consecutive volatile asm statements; ptxas maps it to a predicate.
+  struct PtxCarryOps {
+#define CUZK_PTX_OP3(name, ins)                                                      \
+  __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b, uint32_t c) {     \
+    uint32_t d;                                                                      \
+    asm volatile(ins " %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));         \
+    return d;                                                                        \
+  }
+#define CUZK_PTX_OP2(name, ins)                                                      \
+  __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b) {                 \
+    uint32_t d;                                                                      \
+    asm volatile(ins " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));                     \
+    return d;                                                                        \
+  }
+    CUZK_PTX_OP3(mad_lo_cc, "mad.lo.cc.u32")
+    CUZK_PTX_OP3(madc_lo_cc, "madc.lo.cc.u32")
+    CUZK_PTX_OP3(madc_hi_cc, "madc.hi.cc.u32")
+    CUZK_PTX_OP2(add_cc, "add.cc.u32")
+    CUZK_PTX_OP2(addc_cc, "addc.cc.u32")
+    CUZK_PTX_OP2(addc, "addc.u32")
+    CUZK_PTX_OP2(sub_cc, "sub.cc.u32")
+    CUZK_PTX_OP2(subc_cc, "subc.cc.u32")
+    CUZK_PTX_OP2(subc, "subc.u32")
+#undef CUZK_PTX_OP3
+#undef CUZK_PTX_OP2
+  };
   __device__ static Mont mul_device(const Mont& a, const Mont& b) {
+    PtxCarryOps ops;
+    return mul_evenodd(a, b, ops);
+  }
+#endif
+
+ public:
+  /// The j-th 32-bit word of the modulus (little-endian).
+  CUZK_HD static constexpr uint32_t mod_word(int j) { return (uint32_t)(P::mod(j / 2) >> (32 * (j & 1))); }
+
+  /// Montgomery product a·b·R⁻¹ mod m on 32-bit words with even/odd accumulators: the device
+  /// multiplier (`Ops` = PTX carry chains), also instantiated on the host with an emulated carry flag
+  /// so that the exact instruction sequence is tested without a GPU. `Ops` supplies mad_lo_cc,
+  /// madc_lo_cc, madc_hi_cc, add_cc, addc_cc, addc, sub_cc, subc_cc and subc with PTX semantics.
+  ///
+  /// Algorithm: CIOS (Koç–Acar–Kaliski 1996) with the running value kept as V = E + O·2^32. The
+  /// products a_j·b_i with j even land, low and high halves, on consecutive words of E without
+  /// overlap, and those with j odd on consecutive words of O, so each row is two unbroken chains of
+  /// adjacent (lo, hi) pairs (the even/odd split of Emmart, Zheng and Weems, "Faster modular
+  /// exponentiation using double precision floating point arithmetic on the GPU", ARITH 2018). The
+  /// division by 2^32 ending a round swaps the roles of E and O: the new E is O plus the single word
+  /// E_1, whose carry is left pending and enters the next row's O chain as its carry-in. When the
+  /// modulus's lowest 32-bit word is 1 (Fr), −m⁻¹ ≡ −1 mod 2^32 and m·m_0 = m, which removes the three
+  /// multiplications per round that involve m_0. The "no-carry" bound (top word of m below 2^31 − 1)
+  /// keeps V < 2m < 2^(64N). Inputs < m; output < m (one conditional subtraction).
+  template <class Ops>
+  CUZK_HD static Mont mul_evenodd(const Mont& a, const Mont& b, Ops& op) {
     constexpr int n = 2 * N;
-    const uint32_t* A = reinterpret_cast<const uint32_t*>(a.l);
-    const uint32_t* B = reinterpret_cast<const uint32_t*>(b.l);
-    uint32_t M[n];
+    constexpr bool kLowWordOne = mod_word(0) == 1u;
+    uint32_t A[n], B[n], E[n + 1], O[n + 1];
 #pragma unroll
     for (int i = 0; i < N; i++) {
-      M[2 * i] = (uint32_t)P::mod(i);
-      M[2 * i + 1] = (uint32_t)(P::mod(i) >> 32);
+      A[2 * i] = (uint32_t)a.l[i];
+      A[2 * i + 1] = (uint32_t)(a.l[i] >> 32);
+      B[2 * i] = (uint32_t)b.l[i];
+      B[2 * i + 1] = (uint32_t)(b.l[i] >> 32);
     }
-    const uint32_t inv = (uint32_t)P::inv;
-    uint32_t t[n + 2];
 #pragma unroll
-    for (int i = 0; i < n + 2; i++) t[i] = 0;
+    for (int k = 0; k <= n; k++) E[k] = O[k] = 0;
+    uint32_t pend = 0;  // carry owed to O[0]
 #pragma unroll
     for (int i = 0; i < n; i++) {
       const uint32_t bi = B[i];
-      asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(A[0]), "r"(bi));
+      // E += Σ_{j even} a_j·b_i·2^(32j)
+      E[0] = op.mad_lo_cc(A[0], bi, E[0]);
+      E[1] = op.madc_hi_cc(A[0], bi, E[1]);
 #pragma unroll
-      for (int j = 1; j < n; j++)
-        asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(A[j]), "r"(bi));
-      asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[n]));
-      asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[n + 1]));
-      asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(A[0]), "r"(bi));
+      for (int j = 2; j < n; j += 2) {
+        E[j] = op.madc_lo_cc(A[j], bi, E[j]);
+        E[j + 1] = op.madc_hi_cc(A[j], bi, E[j + 1]);
+      }
+      E[n] = op.addc(E[n], 0);
+      // O += Σ_{j odd} a_j·b_i·2^(32(j−1)) + pend
+      op.add_cc(pend, 0xffffffffu);  // CF = pend
+      O[0] = op.madc_lo_cc(A[1], bi, O[0]);
+      O[1] = op.madc_hi_cc(A[1], bi, O[1]);
 #pragma unroll
-      for (int j = 1; j < n; j++)
-        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(A[j]), "r"(bi));
-      asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[n + 1]));
-      const uint32_t m = t[0] * inv;
-      asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(M[0]), "r"(m));
+      for (int j = 3; j < n; j += 2) {
+        O[j - 1] = op.madc_lo_cc(A[j], bi, O[j - 1]);
+        O[j] = op.madc_hi_cc(A[j], bi, O[j]);
+      }
+      O[n] = op.addc(O[n], 0);
+      // V += m·p with V + m·p ≡ 0 mod 2^32 (V mod 2^32 = E_0)
+      uint32_t m;
+      if constexpr (kLowWordOne) {
+        m = 0u - E[0];
+        E[0] = op.add_cc(E[0], m);  // 0, carry = (E_0 ≠ 0)
+        E[1] = op.addc_cc(E[1], 0);
+      } else {
+        m = E[0] * (uint32_t)P::inv;
+        E[0] = op.mad_lo_cc(mod_word(0), m, E[0]);
+        E[1] = op.madc_hi_cc(mod_word(0), m, E[1]);
+      }
 #pragma unroll
-      for (int j = 1; j < n; j++)
-        asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(M[j]), "r"(m));
-      asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[n]));
-      asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[n + 1]));
-      asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(M[0]), "r"(m));
+      for (int j = 2; j < n; j += 2) {
+        E[j] = op.madc_lo_cc(mod_word(j), m, E[j]);
+        E[j + 1] = op.madc_hi_cc(mod_word(j), m, E[j + 1]);
+      }
+      E[n] = op.addc(E[n], 0);
+      O[0] = op.mad_lo_cc(mod_word(1), m, O[0]);
+      O[1] = op.madc_hi_cc(mod_word(1), m, O[1]);
 #pragma unroll
-      for (int j = 1; j < n; j++)
-        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(M[j]), "r"(m));
-      asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[n + 1]));
+      for (int j = 3; j < n; j += 2) {
+        O[j - 1] = op.madc_lo_cc(mod_word(j), m, O[j - 1]);
+        O[j] = op.madc_hi_cc(mod_word(j), m, O[j]);
+      }
+      O[n] = op.addc(O[n], 0);
+      // V /= 2^32: new E = (O_0 + E_1, O_1..O_n), new O = (E_2..E_n, 0, 0); register renaming
+      const uint32_t e0 = op.add_cc(O[0], E[1]);
+      pend = op.addc(0, 0);
+      uint32_t nE[n + 1], nO[n + 1];
+      nE[0] = e0;
 #pragma unroll
-      for (int j = 0; j < n + 1; j++) t[j] = t[j + 1];
-      t[n + 1] = 0;
+      for (int k = 1; k <= n; k++) nE[k] = O[k];
+#pragma unroll
+      for (int k = 0; k + 2 <= n; k++) nO[k] = E[k + 2];
+      nO[n - 1] = nO[n] = 0;
+#pragma unroll
+      for (int k = 0; k <= n; k++) {
+        E[k] = nE[k];
+        O[k] = nO[k];
+      }
     }
+    // V = E + (O + pend)·2^32 < 2m fits in n words
+    uint32_t R[n], S[n];
+    R[0] = E[0];
+    op.add_cc(pend, 0xffffffffu);
+#pragma unroll
+    for (int k = 1; k < n; k++) R[k] = op.addc_cc(E[k], O[k - 1]);
+    S[0] = op.sub_cc(R[0], mod_word(0));
+#pragma unroll
+    for (int k = 1; k < n; k++) S[k] = op.subc_cc(R[k], mod_word(k));
+    const uint32_t borrow = op.subc(0, 0);  // all ones when V < m
     Mont r;
 #pragma unroll
-    for (int i = 0; i < N; i++) r.l[i] = (uint64_t)t[2 * i] | ((uint64_t)t[2 * i + 1] << 32);
-    return r.reduce_once();
+    for (int i = 0; i < N; i++) {
+      const uint32_t lo = borrow ? R[2 * i] : S[2 * i];
+      const uint32_t hi = borrow ? R[2 * i + 1] : S[2 * i + 1];
+      r.l[i] = (uint64_t)lo | ((uint64_t)hi << 32);
+    }
+    return r;
   }
-#endif
 };
 
 }  // namespace cuzk

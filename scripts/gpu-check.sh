@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# What runs on the GPU machine (the device tool's `run`): the GPU tests and benchmarks built elsewhere and
+# carried in $BIN (default .gpu: cuzk_gpu_tests, cuzk_gpu_bench), with logs teed to $OUT.
+#
+#   scripts/gpu-check.sh                 tests + arithmetic bench + NTT bench 2^10..2^27
+#   GTEST_FILTER=... NTT_MIN=.. NTT_MAX=.. NTT_REPS=.. SKIP_TESTS=1 SKIP_BENCH=1 SASS=0 scripts/gpu-check.sh
+#
+# Build here (a machine with nvcc, GoogleTest and nlohmann_json) and copy the binaries to .gpu/:
+#   cmake -S . -B build-gpu -G Ninja -DCUZK_CUDA=ON -DCUZK_BENCH=OFF
+#   ninja -C build-gpu cuzk_gpu_tests cuzk_gpu_bench && mkdir -p .gpu && cp build-gpu/tests/cuzk_gpu_{tests,bench} .gpu/
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BIN=${BIN:-.gpu}
+OUT=${OUT:-/tmp/cuzk-gpu-check}
+mkdir -p "$OUT"
+export CUZK_VECTORS=${CUZK_VECTORS:-$PWD/tests/vectors/noble.json}
+status=0
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw,memory.used \
+  --format=csv 2>&1 | tee "$OUT/nvidia-smi.txt"
+
+if [ "${SKIP_TESTS:-0}" != 1 ]; then
+  "$BIN/cuzk_gpu_tests" --gtest_filter="${GTEST_FILTER:-*}" 2>&1 | tee "$OUT/tests.log"
+  rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
+  echo "cuzk_gpu_tests exit $rc"
+fi
+
+if [ "${SKIP_BENCH:-0}" != 1 ]; then
+  "$BIN/cuzk_gpu_bench" arith 2>&1 | tee "$OUT/bench_arith.log"
+  rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
+  "$BIN/cuzk_gpu_bench" ntt "${NTT_MIN:-10}" "${NTT_MAX:-27}" "${NTT_REPS:-7}" 2>&1 | tee "$OUT/bench_ntt.log"
+  rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
+fi
+
+# Instruction mix of the hot kernels (cuobjdump is on the GPU image): opcode counts per kernel.
+if [ "${SASS:-1}" = 1 ] && command -v cuobjdump >/dev/null && command -v python3 >/dev/null; then
+  cuobjdump -sass "$BIN/cuzk_gpu_bench" 2>/dev/null | python3 -c '
+import re, sys, collections
+fn, counts = None, collections.OrderedDict()
+for line in sys.stdin:
+    m = re.match(r"\s*Function : (\S+)", line)
+    if m:
+        fn = m.group(1); counts[fn] = collections.Counter(); continue
+    m = re.match(r"\s*/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
+    if m and fn: counts[fn][m.group(1)] += 1
+for fn, c in counts.items():
+    if not re.search(r"mul_chain_kernel|madd_kernel|ntt_pass_kernel", fn): continue
+    tot = sum(c.values())
+    imad = sum(v for k, v in c.items() if k.startswith("IMAD"))
+    print(f"{fn[:110]}\n  total {tot}  IMAD* {imad}  " + " ".join(f"{k}:{v}" for k, v in c.most_common(14)))
+' > "$OUT/sass_summary.txt" 2>&1
+  echo "SASS summary: $OUT/sass_summary.txt ($(wc -l < "$OUT/sass_summary.txt") lines)"
+fi
+
+echo "gpu-check status $status"
+exit $status

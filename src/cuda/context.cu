@@ -1,0 +1,287 @@
+// Per-GPU contexts, the caching pool, and the device/memory parts of gpu.hpp.
+#include "cuda/context.cuh"
+
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "cuda/gpu.hpp"
+
+namespace cuzk::cuda {
+
+void throw_cuda_error(cudaError_t err, const char* call, const char* file, int line) {
+  std::string msg = std::string("CUDA error ") + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) +
+                    ") in " + call + " at " + file + ":" + std::to_string(line);
+  throw Error(ErrorCode::kCuda, msg);
+}
+
+void check_launch(const char* kernel, cudaStream_t stream, const char* file, int line) {
+  cudaError_t err = cudaGetLastError();
+  if (err == cudaSuccess) {
+    static const bool sync_check = [] {
+      const char* e = std::getenv("CUZK_CUDA_SYNC_CHECK");
+      return e && *e && *e != '0';
+    }();
+    if (sync_check) err = cudaStreamSynchronize(stream);
+  }
+  if (err != cudaSuccess) throw_cuda_error(err, (std::string("launch of ") + kernel).c_str(), file, line);
+}
+
+// ---- pool ------------------------------------------------------------------------------------------
+
+size_t DevicePool::round_size(size_t bytes) {
+  constexpr size_t kSmall = 512, kLarge = size_t{2} << 20;
+  if (bytes == 0) bytes = 1;
+  const size_t g = bytes < (size_t{1} << 20) ? kSmall : kLarge;
+  return (bytes + g - 1) / g * g;
+}
+
+void* DevicePool::alloc(size_t bytes) {
+  const size_t sz = round_size(bytes);
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    auto it = cache_.lower_bound(sz);
+    if (it != cache_.end() && it->first <= sz + sz / 8) {
+      void* p = it->second;
+      const size_t got = it->first;
+      cache_.erase(it);
+      live_[p] = got;
+      in_use_ += got;
+      if (in_use_ > peak_) peak_ = in_use_;
+      return p;
+    }
+  }
+  int prev = 0;
+  CUZK_CUDA_CHECK(cudaGetDevice(&prev));
+  CUZK_CUDA_CHECK(cudaSetDevice(device_));
+  void* p = nullptr;
+  cudaError_t err = cudaMalloc(&p, sz);
+  if (err == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    release_cached();
+    err = cudaMalloc(&p, sz);
+  }
+  cudaSetDevice(prev);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw_cuda_error(err, ("cudaMalloc(" + std::to_string(sz) + " bytes)").c_str(), __FILE__, __LINE__);
+  }
+  std::lock_guard<std::mutex> lk(mu_);
+  live_[p] = sz;
+  in_use_ += sz;
+  reserved_ += sz;
+  if (in_use_ > peak_) peak_ = in_use_;
+  return p;
+}
+
+void DevicePool::free(void* p) {
+  if (!p) return;
+  std::lock_guard<std::mutex> lk(mu_);
+  auto it = live_.find(p);
+  if (it == live_.end()) return;  // not ours: ignore rather than corrupt the accounting
+  in_use_ -= it->second;
+  cache_.emplace(it->second, p);
+  live_.erase(it);
+}
+
+void DevicePool::release_cached() {
+  std::multimap<size_t, void*> drop;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    drop.swap(cache_);
+    for (auto& [sz, p] : drop) reserved_ -= sz;
+  }
+  if (drop.empty()) return;
+  int prev = 0;
+  if (cudaGetDevice(&prev) != cudaSuccess) return;
+  cudaSetDevice(device_);
+  cudaDeviceSynchronize();  // cached blocks may still be used by queued work of their last owner
+  for (auto& [sz, p] : drop) cudaFree(p);
+  cudaSetDevice(prev);
+}
+
+DevicePool::~DevicePool() {
+  // Process teardown: the driver may already be gone; free what we can and ignore errors.
+  for (auto& [sz, p] : cache_) cudaFree(p);
+  for (auto& [p, sz] : live_) cudaFree(p);
+}
+
+size_t DevicePool::in_use() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  return in_use_;
+}
+size_t DevicePool::reserved() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  return reserved_;
+}
+size_t DevicePool::peak() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  return peak_;
+}
+
+// ---- context ---------------------------------------------------------------------------------------
+
+Context::Context(int device) : device_(device), pool_(device) {
+  int n = 0;
+  CUZK_CUDA_CHECK(cudaGetDeviceCount(&n));
+  if (device < 0 || device >= n)
+    throw Error(ErrorCode::kCuda, "CUDA device " + std::to_string(device) + " does not exist (" +
+                                      std::to_string(n) + " visible)");
+  CUZK_CUDA_CHECK(cudaSetDevice(device));
+  CUZK_CUDA_CHECK(cudaGetDeviceProperties(&props_, device));
+  CUZK_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  CUZK_CUDA_CHECK(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking));
+}
+
+Context& Context::get(int device) {
+  // Never destroyed: freeing device memory during static destruction races the runtime's own teardown.
+  static std::mutex mu;
+  static auto& all = *new std::vector<std::unique_ptr<Context>>();
+  std::lock_guard<std::mutex> lk(mu);
+  if (device >= 0 && (size_t)device < all.size() && all[device]) {
+    all[device]->activate();
+    return *all[device];
+  }
+  std::unique_ptr<Context> c(new Context(device));
+  if ((size_t)device >= all.size()) all.resize(device + 1);
+  all[device] = std::move(c);
+  return *all[device];
+}
+
+void Context::activate() const { CUZK_CUDA_CHECK(cudaSetDevice(device_)); }
+
+// ---- gpu.hpp: devices and memory ---------------------------------------------------------------------
+
+int device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
+DeviceInfo device_info(int device) {
+  const cudaDeviceProp& p = Context::get(device).props();
+  DeviceInfo d;
+  d.index = device;
+  d.name = p.name;
+  d.cc_major = p.major;
+  d.cc_minor = p.minor;
+  d.sm_count = p.multiProcessorCount;
+  d.global_mem = p.totalGlobalMem;
+  d.l2_bytes = (size_t)p.l2CacheSize;
+  d.smem_optin = p.sharedMemPerBlockOptin;
+  int khz = 0;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    khz = 0;
+  }
+  d.clock_khz = khz;
+  return d;
+}
+
+MemoryStats memory_stats(int device) {
+  Context& ctx = Context::get(device);
+  MemoryStats m;
+  m.pool_in_use = ctx.pool().in_use();
+  m.pool_reserved = ctx.pool().reserved();
+  m.pool_peak = ctx.pool().peak();
+  CUZK_CUDA_CHECK(cudaMemGetInfo(&m.device_free, &m.device_total));
+  return m;
+}
+
+void release_cached_memory(int device) { Context::get(device).pool().release_cached(); }
+
+void synchronize(int device) { CUZK_CUDA_CHECK(cudaStreamSynchronize(Context::get(device).stream())); }
+
+StreamTimer::StreamTimer(int device) : device_(device) {
+  Context::get(device);
+  cudaEvent_t a, b;
+  CUZK_CUDA_CHECK(cudaEventCreate(&a));
+  CUZK_CUDA_CHECK(cudaEventCreate(&b));
+  start_ = a;
+  stop_ = b;
+}
+StreamTimer::~StreamTimer() {
+  if (start_) cudaEventDestroy(static_cast<cudaEvent_t>(start_));
+  if (stop_) cudaEventDestroy(static_cast<cudaEvent_t>(stop_));
+}
+void StreamTimer::start() {
+  CUZK_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start_), Context::get(device_).stream()));
+}
+void StreamTimer::stop() {
+  CUZK_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop_), Context::get(device_).stream()));
+}
+float StreamTimer::ms() {
+  CUZK_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(stop_)));
+  float t = 0;
+  CUZK_CUDA_CHECK(cudaEventElapsedTime(&t, static_cast<cudaEvent_t>(start_), static_cast<cudaEvent_t>(stop_)));
+  return t;
+}
+
+PinnedBuffer::PinnedBuffer(size_t bytes) : bytes_(bytes) { CUZK_CUDA_CHECK(cudaMallocHost(&ptr_, bytes)); }
+PinnedBuffer::~PinnedBuffer() {
+  if (ptr_) cudaFreeHost(ptr_);
+}
+PinnedBuffer::PinnedBuffer(PinnedBuffer&& o) noexcept : ptr_(o.ptr_), bytes_(o.bytes_) {
+  o.ptr_ = nullptr;
+  o.bytes_ = 0;
+}
+PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&& o) noexcept {
+  if (this != &o) {
+    if (ptr_) cudaFreeHost(ptr_);
+    ptr_ = o.ptr_;
+    bytes_ = o.bytes_;
+    o.ptr_ = nullptr;
+    o.bytes_ = 0;
+  }
+  return *this;
+}
+
+// ---- DeviceFrVec -------------------------------------------------------------------------------------
+
+DeviceFrVec::DeviceFrVec(size_t n, int device) : n_(n), device_(device) {
+  ptr_ = static_cast<Fr*>(Context::get(device).pool().alloc(n * sizeof(Fr)));
+}
+DeviceFrVec::~DeviceFrVec() {
+  if (ptr_) Context::get(device_).pool().free(ptr_);
+}
+DeviceFrVec::DeviceFrVec(DeviceFrVec&& o) noexcept : ptr_(o.ptr_), n_(o.n_), device_(o.device_) {
+  o.ptr_ = nullptr;
+  o.n_ = 0;
+}
+DeviceFrVec& DeviceFrVec::operator=(DeviceFrVec&& o) noexcept {
+  if (this != &o) {
+    if (ptr_) Context::get(device_).pool().free(ptr_);
+    ptr_ = o.ptr_;
+    n_ = o.n_;
+    device_ = o.device_;
+    o.ptr_ = nullptr;
+    o.n_ = 0;
+  }
+  return *this;
+}
+void DeviceFrVec::upload(const Fr* host) {
+  Context& ctx = Context::get(device_);
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(ptr_, host, n_ * sizeof(Fr), cudaMemcpyHostToDevice, ctx.stream()));
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+}
+void DeviceFrVec::download(Fr* host) const {
+  Context& ctx = Context::get(device_);
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(host, ptr_, n_ * sizeof(Fr), cudaMemcpyDeviceToHost, ctx.stream()));
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+}
+void DeviceFrVec::upload(const std::vector<Fr>& host) {
+  if (host.size() != n_)
+    throw Error(ErrorCode::kInvalidArgument, "DeviceFrVec::upload: host has " + std::to_string(host.size()) +
+                                                 " elements, device " + std::to_string(n_));
+  upload(host.data());
+}
+std::vector<Fr> DeviceFrVec::download() const {
+  std::vector<Fr> v(n_);
+  download(v.data());
+  return v;
+}
+
+}  // namespace cuzk::cuda

@@ -1,0 +1,228 @@
+// Public host API of the CUDA layer. Plain C++: includable from g++ code, no CUDA header. Link
+// cuzk_cuda (built when CUZK_CUDA is ON; it defines CUZK_WITH_CUDA for its users).
+//
+// Every function that touches a GPU throws cuzk::Error(ErrorCode::kCuda, …) with CUDA's error string
+// and the failing call when CUDA reports an error (no GPU, out of memory, launch failure); none aborts.
+// Field elements cross this API in the library's own layout (Montgomery form, little-endian 64-bit
+// limbs), byte-identical on host and device. Functions run on the device's context stream; those that
+// return host data synchronize it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ec/curves.hpp"
+#include "ff/roots.hpp"
+
+namespace cuzk::cuda {
+
+// ---- devices, memory -------------------------------------------------------------------------------
+
+/// Number of CUDA devices visible to this process; 0 (never an exception) when there is no GPU, no
+/// driver or an unusable runtime.
+int device_count();
+
+/// Static facts about one device.
+struct DeviceInfo {
+  int index = 0;
+  std::string name;
+  int cc_major = 0, cc_minor = 0;  ///< compute capability
+  int sm_count = 0;                ///< multiprocessors
+  size_t global_mem = 0;           ///< bytes
+  size_t l2_bytes = 0;
+  size_t smem_optin = 0;  ///< largest dynamic shared memory per block after opt-in, bytes
+  int clock_khz = 0;      ///< SM clock (may be 0 where the runtime no longer reports it)
+};
+/// Properties of device `device` (throws kCuda when it does not exist).
+DeviceInfo device_info(int device = 0);
+
+/// Memory accounting of a device: the caching pool and the driver's view.
+struct MemoryStats {
+  size_t pool_in_use = 0;    ///< bytes handed out by the pool now
+  size_t pool_reserved = 0;  ///< bytes the pool holds from cudaMalloc (in use + cached)
+  size_t pool_peak = 0;      ///< high-water mark of pool_in_use
+  size_t device_free = 0;    ///< cudaMemGetInfo
+  size_t device_total = 0;
+};
+MemoryStats memory_stats(int device = 0);
+/// Returns the pool's cached (unused) blocks to the driver.
+void release_cached_memory(int device = 0);
+/// Waits for all work queued on the device's context stream.
+void synchronize(int device = 0);
+
+/// Times work on a device's context stream with CUDA events (milliseconds between start and stop).
+class StreamTimer {
+ public:
+  explicit StreamTimer(int device = 0);
+  ~StreamTimer();
+  StreamTimer(const StreamTimer&) = delete;
+  StreamTimer& operator=(const StreamTimer&) = delete;
+  void start();
+  void stop();
+  /// Waits for stop and returns the elapsed milliseconds.
+  float ms();
+
+ private:
+  int device_;
+  void* start_ = nullptr;
+  void* stop_ = nullptr;
+};
+
+/// Page-locked host memory (cudaMallocHost), for fast transfers; freed on destruction.
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  explicit PinnedBuffer(size_t bytes);
+  ~PinnedBuffer();
+  PinnedBuffer(PinnedBuffer&& o) noexcept;
+  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept;
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  void* data() const { return ptr_; }
+  size_t size() const { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+/// A device array of Fr (Montgomery form, 32 bytes each) taken from the device's caching pool.
+/// Move-only; the memory goes back to the pool on destruction.
+class DeviceFrVec {
+ public:
+  DeviceFrVec() = default;
+  /// n elements, uninitialized, on `device`.
+  explicit DeviceFrVec(size_t n, int device = 0);
+  ~DeviceFrVec();
+  DeviceFrVec(DeviceFrVec&& o) noexcept;
+  DeviceFrVec& operator=(DeviceFrVec&& o) noexcept;
+  DeviceFrVec(const DeviceFrVec&) = delete;
+  DeviceFrVec& operator=(const DeviceFrVec&) = delete;
+
+  /// Copies n = size() elements from host memory (ordered on the context stream; returns when the
+  /// host buffer may be reused).
+  void upload(const Fr* host);
+  /// Copies size() elements to host memory (synchronizes).
+  void download(Fr* host) const;
+  void upload(const std::vector<Fr>& host);
+  std::vector<Fr> download() const;
+
+  Fr* data() { return ptr_; }
+  const Fr* data() const { return ptr_; }
+  size_t size() const { return n_; }
+  int device() const { return device_; }
+
+ private:
+  Fr* ptr_ = nullptr;
+  size_t n_ = 0;
+  int device_ = 0;
+};
+
+// ---- batched arithmetic (host arrays in and out; for tests and benchmarks) ---------------------------
+
+/// Element-wise operation of the batched field kernels. kSqr and kNeg ignore `b`.
+enum class FieldOp { kAdd, kSub, kMul, kSqr, kNeg };
+
+/// out[i] = op(a[i], b[i]) for i < n, computed by device code (Mont/Fp2 operators compiled for the GPU).
+void fp_batch(FieldOp op, const Fp* a, const Fp* b, Fp* out, size_t n, int device = 0);
+void fr_batch(FieldOp op, const Fr* a, const Fr* b, Fr* out, size_t n, int device = 0);
+void fp2_batch(FieldOp op, const Fp2* a, const Fp2* b, Fp2* out, size_t n, int device = 0);
+
+/// Batched point operations on the device, F = Fp (G1) or Fp2 (G2). Formulas of ec/point.hpp.
+template <class F>
+void jacobian_add(const Jacobian<F>* p, const Jacobian<F>* q, Jacobian<F>* out, size_t n, int device = 0);
+template <class F>
+void jacobian_add_affine(const Jacobian<F>* p, const Affine<F>* q, Jacobian<F>* out, size_t n, int device = 0);
+template <class F>
+void jacobian_dbl(const Jacobian<F>* p, Jacobian<F>* out, size_t n, int device = 0);
+template <class F>
+void affine_neg(const Affine<F>* p, Affine<F>* out, size_t n, int device = 0);
+template <class F>
+void xyzz_add_affine(const XYZZ<F>* p, const Affine<F>* q, XYZZ<F>* out, size_t n, int device = 0);
+template <class F>
+void xyzz_add(const XYZZ<F>* p, const XYZZ<F>* q, XYZZ<F>* out, size_t n, int device = 0);
+template <class F>
+void xyzz_dbl(const XYZZ<F>* p, XYZZ<F>* out, size_t n, int device = 0);
+/// out[i] = k[i]·p[i] (canonical value of k[i]); MSB-first double-and-add in Jacobian coordinates.
+template <class F>
+void scalar_mul_batch(const Affine<F>* p, const Fr* k, Jacobian<F>* out, size_t n, int device = 0);
+
+// ---- throughput benchmarks ---------------------------------------------------------------------------
+
+/// Which device multiplier a benchmark uses.
+enum class MulVariant {
+  kEvenOdd,  ///< Mont::operator* on the device (mont.hpp's mul_evenodd)
+  kCios4,    ///< reference: 32-bit CIOS with four carry chains per row (the first device multiplier)
+  kWide64,   ///< reference: 32-bit CIOS written with 64-bit accumulators (mul.wide.u32 + add.u64)
+};
+const char* mul_variant_name(MulVariant v);
+
+/// Result of a throughput benchmark.
+struct Throughput {
+  double ops_per_s = 0;      ///< operations per second (median run)
+  double ms_median = 0;      ///< one launch, median over the runs
+  double ms_min = 0;
+  uint64_t ops = 0;          ///< operations per launch
+  int runs = 0;
+  size_t checked = 0;        ///< results compared with the host
+  size_t mismatches = 0;     ///< of those, how many differed (0 expected)
+  int regs_per_thread = 0;   ///< kernel register count
+};
+
+/// Fp (or Fr) Montgomery multiplications per second: each thread runs `chains` independent dependent
+/// chains x ← x·y of `iters` steps over random data; a sample of threads is recomputed on the host.
+Throughput bench_fp_mul(MulVariant v, int runs = 7, int device = 0);
+Throughput bench_fr_mul(MulVariant v, int runs = 7, int device = 0);
+/// G1 XYZZ mixed additions per second: each thread adds a sequence of random affine points (from a
+/// 16 Ki-point table) into its accumulator; a sample is recomputed on the host.
+Throughput bench_g1_madd(int runs = 7, int device = 0);
+
+// ---- NTT ------------------------------------------------------------------------------------------------
+
+/// Number-theoretic transforms over Fr of size n = 2^log_n (1 ≤ log_n ≤ 28) on one device, data resident
+/// in DeviceFrVec, natural order in and out, in place (a scratch buffer of n elements comes from the
+/// pool for n > 2^10). ω = root_of_unity(log_n, conv). Twiddle tables are built on the device on first
+/// use and kept (≤ ~100 MiB); memory_stats() accounts for them.
+///
+/// Algorithm: src/cuda/ntt_pass.cuh (four-step recursion in ≤ 3 passes of radix ≤ 2^10, radix-8 rounds
+/// in registers, shared-memory exchanges, twiddle/coset factors fused into the passes).
+class GpuNtt {
+ public:
+  GpuNtt(int log_n, RootConvention conv, int device = 0);
+  ~GpuNtt();
+  GpuNtt(const GpuNtt&) = delete;
+  GpuNtt& operator=(const GpuNtt&) = delete;
+
+  int log_n() const { return log_n_; }
+  size_t size() const { return size_t{1} << log_n_; }
+
+  /// x_i ← Σ_k x_k·ω^(ik). Asynchronous on the context stream. x.size() must be n (else kInvalidArgument).
+  void forward(DeviceFrVec& x);
+  /// x_k ← n⁻¹·Σ_i x_i·ω^(−ik).
+  void inverse(DeviceFrVec& x);
+  /// Coset forward: x_i ← Σ_k x_k·shift^k·ω^(ik) (values at shift·ω^i).
+  void coset_forward(DeviceFrVec& x, const Fr& shift);
+  /// Inverse of coset_forward: x_k ← n⁻¹·shift^(−k)·Σ_i x_i·ω^(−ik). shift ≠ 0.
+  void coset_inverse(DeviceFrVec& x, const Fr& shift);
+  /// Bytes of device tables held for this size and convention.
+  size_t table_bytes() const;
+
+ private:
+  struct Impl;
+  int log_n_;
+  std::unique_ptr<Impl> impl_;
+  void run(DeviceFrVec& x, bool inverse, bool coset, const Fr& shift);
+};
+
+/// out_i = a_i·b_i − c_i (the H numerator, snarkjs convention); all of one size (else kInvalidArgument).
+void fr_mul_sub(const DeviceFrVec& a, const DeviceFrVec& b, const DeviceFrVec& c, DeviceFrVec& out);
+/// out_i = (a_i·b_i − c_i)·s (bellperson: s = 1/(gⁿ − 1)).
+void fr_mul_sub_scale(const DeviceFrVec& a, const DeviceFrVec& b, const DeviceFrVec& c, const Fr& s,
+                      DeviceFrVec& out);
+/// x_i ← x_i·s.
+void fr_scale(DeviceFrVec& x, const Fr& s);
+
+}  // namespace cuzk::cuda

@@ -1,0 +1,165 @@
+// The MSM's device backend (allocation, copies, CUB radix sort and scan) and the small host API
+// helpers of msm.hpp that do not depend on the curve.
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <utility>
+
+#include "cuda/msm.hpp"
+#include "cuda/msm_util.cuh"
+
+namespace cuzk::cuda {
+namespace msm_detail {
+
+DeviceBackend::DeviceBackend(int device) : device_(device) {
+  int count = 0;
+  CUZK_MSM_CHECK(cudaGetDeviceCount(&count));
+  if (device < 0 || device >= count)
+    throw Error(ErrorCode::kCuda, "GPU MSM: CUDA device " + std::to_string(device) + " does not exist (" +
+                                      std::to_string(count) + " present)");
+  activate();
+  CUZK_MSM_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+}
+
+DeviceBackend::~DeviceBackend() {
+  if (stream_) {
+    cudaSetDevice(device_);
+    cudaStreamSynchronize(stream_);
+    cudaStreamDestroy(stream_);
+  }
+}
+
+void DeviceBackend::activate() const { CUZK_MSM_CHECK(cudaSetDevice(device_)); }
+
+void DeviceBackend::grow(Buffer& b, size_t bytes) {
+  free(b);
+  // Round up to 2 MiB so that slightly larger calls reuse the allocation.
+  const size_t round = size_t{2} << 20;
+  const size_t alloc = bytes > round ? (bytes + round - 1) / round * round : bytes;
+  void* p = nullptr;
+  const cudaError_t e = cudaMalloc(&p, alloc);
+  if (e != cudaSuccess) {
+    cudaGetLastError();  // out-of-memory is not sticky: clear it so the context stays usable
+    throw Error(ErrorCode::kCuda, "GPU MSM: cudaMalloc of " + std::to_string(alloc) +
+                                      " bytes failed: " + cudaGetErrorString(e));
+  }
+  b.p = p;
+  b.bytes = alloc;
+}
+
+void DeviceBackend::free(Buffer& b) {
+  if (b.p) {
+    // cudaFree waits for the device; pending work that used b has finished when it returns.
+    CUZK_MSM_CHECK(cudaFree(b.p));
+    b.p = nullptr;
+    b.bytes = 0;
+  }
+}
+
+void DeviceBackend::zero_bytes(void* p, size_t bytes) {
+  if (bytes) CUZK_MSM_CHECK(cudaMemsetAsync(p, 0, bytes, stream_));
+}
+
+void DeviceBackend::sort_pairs(uint32_t*& keys, uint32_t*& keys_alt, uint32_t*& vals, uint32_t*& vals_alt,
+                               size_t n, int bits) {
+  if (n <= 1) return;
+  cub::DoubleBuffer<uint32_t> dk(keys, keys_alt), dv(vals, vals_alt);
+  size_t tb = 0;
+  CUZK_MSM_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, tb, dk, dv, (int64_t)n, 0, bits, stream_));
+  void* t = ensure<unsigned char>(temp_, tb);
+  CUZK_MSM_CHECK(cub::DeviceRadixSort::SortPairs(t, tb, dk, dv, (int64_t)n, 0, bits, stream_));
+  CUZK_MSM_CHECK(cudaGetLastError());
+  if (dk.Current() != keys) std::swap(keys, keys_alt);
+  if (dv.Current() != vals) std::swap(vals, vals_alt);
+}
+
+size_t DeviceBackend::scan(const uint32_t* counts, uint32_t* offsets, size_t n) {
+  size_t tb = 0;
+  CUZK_MSM_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tb, counts, offsets, (int64_t)n, stream_));
+  void* t = ensure<unsigned char>(temp_, tb);
+  CUZK_MSM_CHECK(cub::DeviceScan::ExclusiveSum(t, tb, counts, offsets, (int64_t)n, stream_));
+  CUZK_MSM_CHECK(cudaGetLastError());
+  uint32_t total = 0;
+  to_host_bytes(&total, offsets + (n - 1), sizeof total);
+  return total;
+}
+
+void DeviceBackend::to_host_bytes(void* dst, const void* src, size_t bytes) {
+  if (!bytes) return;
+  CUZK_MSM_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream_));
+  sync();
+}
+
+void DeviceBackend::to_device_bytes(void* dst, const void* src, size_t bytes) {
+  if (!bytes) return;
+  CUZK_MSM_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream_));
+  sync();
+}
+
+void DeviceBackend::sync() { CUZK_MSM_CHECK(cudaStreamSynchronize(stream_)); }
+
+}  // namespace msm_detail
+
+// ---- DeviceScalars ----------------------------------------------------------------------------------
+
+DeviceScalars::DeviceScalars(size_t n, int device) : device_(device) {
+  CUZK_MSM_CHECK(cudaSetDevice(device));
+  if (n) {
+    const cudaError_t e = cudaMalloc(&ptr_, n * sizeof(Fr));
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      ptr_ = nullptr;
+      throw Error(ErrorCode::kCuda, "GPU MSM: cudaMalloc of " + std::to_string(n * sizeof(Fr)) +
+                                        " bytes for scalars failed: " + cudaGetErrorString(e));
+    }
+  }
+  n_ = cap_ = n;
+}
+
+DeviceScalars::~DeviceScalars() {
+  if (ptr_) cudaFree(ptr_);
+}
+
+DeviceScalars::DeviceScalars(DeviceScalars&& o) noexcept
+    : ptr_(std::exchange(o.ptr_, nullptr)),
+      n_(std::exchange(o.n_, 0)),
+      cap_(std::exchange(o.cap_, 0)),
+      device_(o.device_) {}
+
+DeviceScalars& DeviceScalars::operator=(DeviceScalars&& o) noexcept {
+  if (this != &o) {
+    if (ptr_) cudaFree(ptr_);
+    ptr_ = std::exchange(o.ptr_, nullptr);
+    n_ = std::exchange(o.n_, 0);
+    cap_ = std::exchange(o.cap_, 0);
+    device_ = o.device_;
+  }
+  return *this;
+}
+
+void DeviceScalars::upload(std::span<const Fr> s) {
+  CUZK_MSM_CHECK(cudaSetDevice(device_));
+  if (s.size() > cap_) {
+    DeviceScalars fresh(s.size(), device_);
+    *this = std::move(fresh);
+  }
+  if (!s.empty()) CUZK_MSM_CHECK(cudaMemcpy(ptr_, s.data(), s.size_bytes(), cudaMemcpyHostToDevice));
+  n_ = s.size();
+}
+
+int msm_device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
+MsmMemInfo msm_mem_info(int device) {
+  CUZK_MSM_CHECK(cudaSetDevice(device));
+  MsmMemInfo m;
+  CUZK_MSM_CHECK(cudaMemGetInfo(&m.free, &m.total));
+  return m;
+}
+
+}  // namespace cuzk::cuda

@@ -1,0 +1,149 @@
+// Msm<F>'s member functions, instantiated once per curve (msm_g1.cu, msm_g2.cu).
+#pragma once
+
+#include <utility>
+
+#include "cuda/msm.hpp"
+#include "cuda/msm_engine.hpp"
+#include "cuda/msm_util.cuh"
+
+namespace cuzk::cuda {
+
+template <class F>
+struct Msm<F>::Impl {
+  MsmConfig cfg;
+  msm_detail::DeviceBackend be;  // declared first: destroyed last
+  msm_detail::Engine<msm_detail::DeviceBackend, F> eng;
+  msm_detail::DeviceBackend::Buffer bases;
+  msm_detail::DeviceBackend::Buffer scalars;  // upload area for host scalars
+  size_t n = 0;
+
+  explicit Impl(const MsmConfig& c) : cfg(c), be(c.device), eng(be) {}
+
+  const Affine<F>* base_ptr() const { return static_cast<const Affine<F>*>(bases.p); }
+  void check_n(size_t m) const {
+    if (m > n)
+      throw Error(ErrorCode::kInvalidArgument, "GPU MSM: " + std::to_string(m) + " scalars but only " +
+                                                   std::to_string(n) + " bases are resident");
+    if (m >= (size_t{1} << 31))
+      throw Error(ErrorCode::kInvalidArgument, "GPU MSM: at most 2^31 − 1 scalars per call");
+  }
+  const Fr* upload(std::span<const Fr> s) {
+    Fr* d = be.ensure<Fr>(scalars, s.size() ? s.size() : 1);
+    be.to_device_bytes(d, s.data(), s.size_bytes());
+    return d;
+  }
+};
+
+template <class F>
+Msm<F>::Msm(MsmConfig cfg) : impl_(std::make_unique<Impl>(cfg)) {}
+template <class F>
+Msm<F>::~Msm() = default;
+template <class F>
+Msm<F>::Msm(Msm&&) noexcept = default;
+template <class F>
+Msm<F>& Msm<F>::operator=(Msm&&) noexcept = default;
+
+template <class F>
+void Msm<F>::set_bases(std::span<const Affine<F>> b) {
+  Impl& I = *impl_;
+  I.be.activate();
+  I.n = 0;
+  Affine<F>* d = I.be.template ensure<Affine<F>>(I.bases, b.size() ? b.size() : 1);
+  I.be.to_device_bytes(d, b.data(), b.size_bytes());
+  I.n = b.size();
+}
+
+template <class F>
+void Msm<F>::set_bases_progression(const Affine<F>& a, const Affine<F>& b, size_t n) {
+  Impl& I = *impl_;
+  I.be.activate();
+  I.n = 0;
+  Affine<F>* d = I.be.template ensure<Affine<F>>(I.bases, n ? n : 1);
+  I.eng.progression(d, a, b, n);
+  I.be.sync();
+  I.n = n;
+}
+
+template <class F>
+size_t Msm<F>::size() const {
+  return impl_->n;
+}
+
+template <class F>
+std::vector<Affine<F>> Msm<F>::download_bases(size_t first, size_t count) const {
+  Impl& I = *impl_;
+  if (first > I.n || count > I.n - first)
+    throw Error(ErrorCode::kInvalidArgument, "GPU MSM: download_bases range out of bounds");
+  I.be.activate();
+  std::vector<Affine<F>> out(count);
+  I.be.to_host(out.data(), I.base_ptr() + first, count);
+  return out;
+}
+
+template <class F>
+Jacobian<F> Msm<F>::msm(std::span<const Fr> s) {
+  Impl& I = *impl_;
+  I.check_n(s.size());
+  I.be.activate();
+  if (s.empty()) return Jacobian<F>::infinity();
+  const Fr* d = I.upload(s);
+  return I.eng.pippenger(I.base_ptr(), d, nullptr, s.size(), I.cfg.window_bits, I.cfg.max_pairs_per_batch);
+}
+
+template <class F>
+Jacobian<F> Msm<F>::msm_device(const Fr* d_scalars, size_t n) {
+  Impl& I = *impl_;
+  I.check_n(n);
+  I.be.activate();
+  if (n == 0) return Jacobian<F>::infinity();
+  return I.eng.pippenger(I.base_ptr(), d_scalars, nullptr, n, I.cfg.window_bits, I.cfg.max_pairs_per_batch);
+}
+
+template <class F>
+Jacobian<F> Msm<F>::msm_split01(std::span<const Fr> s, MsmSplitCounts* counts) {
+  Impl& I = *impl_;
+  I.check_n(s.size());
+  I.be.activate();
+  const Fr* d = s.empty() ? nullptr : I.upload(s);
+  return msm_split01_device(d, s.size(), counts);
+}
+
+template <class F>
+Jacobian<F> Msm<F>::msm_split01_device(const Fr* d_scalars, size_t n, MsmSplitCounts* counts) {
+  Impl& I = *impl_;
+  I.check_n(n);
+  I.be.activate();
+  size_t z = 0, o = 0, r = 0;
+  Jacobian<F> res =
+      I.eng.split01(I.base_ptr(), d_scalars, n, &z, &o, &r, I.cfg.window_bits, I.cfg.max_pairs_per_batch);
+  if (counts) *counts = MsmSplitCounts{z, o, r};
+  return res;
+}
+
+template <class F>
+size_t Msm<F>::device_bytes() const {
+  const Impl& I = *impl_;
+  return I.bases.bytes + I.scalars.bytes + I.eng.scratch_bytes() + I.be.temp_bytes();
+}
+
+template <class F>
+void Msm<F>::release_scratch() {
+  Impl& I = *impl_;
+  I.be.activate();
+  I.eng.release();
+  I.be.free(I.scalars);
+  I.be.release_temp();
+}
+
+template <class F>
+const Affine<F>* Msm<F>::device_bases() const {
+  return impl_->n ? impl_->base_ptr() : nullptr;
+}
+
+template <class F>
+const MsmConfig& Msm<F>::config() const {
+  return impl_->cfg;
+}
+
+}  // namespace cuzk::cuda

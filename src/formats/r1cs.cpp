@@ -1,0 +1,97 @@
+#include "formats/r1cs.hpp"
+
+#include <string>
+
+#include "ff/bytes.hpp"
+#include "formats/binfile.hpp"
+#include "formats/primes.hpp"
+#include "util/error.hpp"
+
+namespace cuzk {
+namespace {
+
+/// Reads one linear combination of constraint `j` into `m` (appending a row).
+void read_lc(ByteReader& rd, SparseMatrix& m, uint32_t j, char which, uint32_t n_wires) {
+  const uint32_t n = rd.u32();
+  // Each term is 36 bytes: reject absurd counts before reserving anything.
+  if ((uint64_t)n * 36 > rd.remaining())
+    rd.fail("truncated: constraint " + std::to_string(j) + " " + which + " claims " + std::to_string(n) +
+            " terms (" + std::to_string((uint64_t)n * 36) + " bytes), " + std::to_string(rd.remaining()) +
+            " left");
+  for (uint32_t t = 0; t < n; t++) {
+    uint32_t wire = rd.u32();
+    auto coeff = rd.take(32);
+    if (wire >= n_wires)
+      rd.fail("constraint " + std::to_string(j) + " " + which + " term " + std::to_string(t) + ": wire " +
+              std::to_string(wire) + " is not below nWires = " + std::to_string(n_wires));
+    Fr v;
+    if (!from_bytes_le(coeff.data(), v))
+      rd.fail("constraint " + std::to_string(j) + " " + which + " term " + std::to_string(t) +
+              ": coefficient is not below the Fr modulus r");
+    m.cols.push_back(wire);
+    m.vals.push_back(v);
+  }
+  m.row_offsets.push_back(m.cols.size());
+}
+
+}  // namespace
+
+R1cs read_r1cs(const std::filesystem::path& path) { return read_r1cs(BinFile::open(path, "r1cs", 1)); }
+
+R1cs read_r1cs(const BinFile& file) {
+  R1cs r;
+  {
+    ByteReader rd(file.section(1, "header"), file.name() + ": section 1 (header)");
+    const uint32_t n8 = rd.u32();
+    auto prime = rd.take(n8);
+    if (!is_modulus_of<Fr>(prime))
+      rd.fail("prime is " + describe_prime(prime) + ", expected the BLS12-381 scalar field prime r");
+    if (n8 != 32) rd.fail("n8 = " + std::to_string(n8) + ", expected 32 for BLS12-381");
+    r.n_wires = rd.u32();
+    r.n_pub_out = rd.u32();
+    r.n_pub_in = rd.u32();
+    r.n_prv_in = rd.u32();
+    r.n_labels = rd.u64();
+    r.n_constraints = rd.u32();
+    rd.expect_end();
+    if (1ull + r.n_pub_out + r.n_pub_in + r.n_prv_in > r.n_wires)
+      rd.fail("1 + nPubOut + nPubIn + nPrvIn = " + std::to_string(1ull + r.n_pub_out + r.n_pub_in + r.n_prv_in) +
+              " exceeds nWires = " + std::to_string(r.n_wires));
+  }
+  {
+    ByteReader rd(file.section(2, "constraints"), file.name() + ": section 2 (constraints)");
+    // Every constraint takes at least 12 bytes (three term counts).
+    if ((uint64_t)r.n_constraints * 12 > rd.remaining())
+      rd.fail("truncated: " + std::to_string(r.n_constraints) + " constraints need at least " +
+              std::to_string((uint64_t)r.n_constraints * 12) + " bytes, the section has " +
+              std::to_string(rd.remaining()));
+    for (SparseMatrix* m : {&r.a, &r.b, &r.c}) m->row_offsets.reserve((size_t)r.n_constraints + 1);
+    for (uint32_t j = 0; j < r.n_constraints; j++) {
+      read_lc(rd, r.a, j, 'A', r.n_wires);
+      read_lc(rd, r.b, j, 'B', r.n_wires);
+      read_lc(rd, r.c, j, 'C', r.n_wires);
+    }
+    rd.expect_end();
+  }
+  if (auto s3 = file.optional_section(3, "wire to label map")) {
+    ByteReader rd(*s3, file.name() + ": section 3 (wire to label map)");
+    if (s3->size() != (uint64_t)r.n_wires * 8)
+      rd.fail("has " + std::to_string(s3->size()) + " bytes, expected nWires·8 = " +
+              std::to_string((uint64_t)r.n_wires * 8));
+    r.wire_to_label.resize(r.n_wires);
+    for (auto& l : r.wire_to_label) l = rd.u64();
+  }
+  return r;
+}
+
+std::optional<size_t> first_unsatisfied(const R1cs& r1cs, std::span<const Fr> witness) {
+  if (witness.size() != r1cs.n_wires)
+    throw Error(ErrorCode::kInvalidArgument, "witness has " + std::to_string(witness.size()) +
+                                                 " values, the constraint system has " +
+                                                 std::to_string(r1cs.n_wires) + " wires");
+  for (size_t j = 0; j < r1cs.a.rows(); j++)
+    if (r1cs.a.dot_row(j, witness) * r1cs.b.dot_row(j, witness) != r1cs.c.dot_row(j, witness)) return j;
+  return std::nullopt;
+}
+
+}  // namespace cuzk

@@ -1,0 +1,401 @@
+#include "msm/pippenger.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "util/error.hpp"
+
+namespace cuzk {
+
+namespace {
+
+// ---- scalars and digits ---------------------------------------------------------------------------
+
+constexpr int kScalarBits = 255;  // r < 2^255
+constexpr int kMaxWindow = 20;
+
+/// A scalar as its canonical integer, little-endian limbs.
+struct Canon {
+  uint64_t l[Fr::N];
+};
+
+/// Bits [pos, pos + len) of a 256-bit integer (bits past 255 read as 0); len ≤ 32.
+inline uint64_t bits_at(const uint64_t* k, int pos, int len) {
+  const int li = pos >> 6, off = pos & 63;
+  if (li >= Fr::N) return 0;
+  uint64_t v = k[li] >> off;
+  if (off + len > 64 && li + 1 < Fr::N) v |= k[li + 1] << (64 - off);
+  return v & ((uint64_t{1} << len) - 1);
+}
+
+/// Signed (Booth) digit of window w of width c: d_w = bits[wc, wc+c) + bit[wc−1] − 2^c·bit[wc+c−1],
+/// in [−2^(c−1), 2^(c−1)]. Σ d_w·2^(wc) = k when the top window's bit wc+c−1 is zero, i.e. with
+/// ⌈256/c⌉ windows for k < 2^255. Each digit depends only on c + 1 bits: no carry between windows.
+inline int booth_digit(const uint64_t* k, int w, int c) {
+  const uint64_t v = w == 0 ? bits_at(k, 0, c) << 1 : bits_at(k, w * c - 1, c + 1);
+  return (int)((int64_t)((v >> 1) + (v & 1)) - (int64_t)((v >> c) << c));
+}
+
+inline int num_windows(int c) { return (256 + c - 1) / c; }
+
+/// Largest |digit| of window w: 2^(c−1), or 2^t for a top window holding only t < c bits of the scalar.
+inline size_t window_buckets(int w, int c) {
+  const int t = std::max(0, kScalarBits - w * c);
+  return t >= c ? size_t{1} << (c - 1) : std::min(size_t{1} << (c - 1), size_t{1} << t);
+}
+
+// ---- cost model (field multiplications of F) ---------------------------------------------------
+
+template <class F>
+struct Costs;
+template <>
+struct Costs<Fp> {
+  static constexpr double kInverse = 500;  // Fermat: 381 squarings + ~190 products
+};
+template <>
+struct Costs<Fp2> {
+  static constexpr double kInverse = 170;  // norm + one Fp inversion, in Fp2 products (≈ 3.5 Fp each)
+};
+constexpr double kXyzzMadd = 10, kXyzzAdd = 14, kAffineAdd = 6.5;
+
+/// Batch size of the batch-affine accumulation for nb buckets: minimizes inversion/K + collisions (a point
+/// whose bucket is already in the batch costs an XYZZ add instead: ≈ 2K/nb extra per point).
+template <class F>
+size_t batch_size(size_t nb) {
+  double k = std::sqrt(Costs<F>::kInverse * (double)nb / 2);
+  return (size_t)std::clamp(k, 16.0, 4096.0);
+}
+
+/// Number of point ranges each window is split into, so that windows × parts keeps the pool busy.
+size_t num_parts(int windows, unsigned threads, size_t n) {
+  if (threads <= 1) return 1;
+  size_t parts = (size_t)windows >= 4 * (size_t)threads ? 1 : (4 * threads + windows - 1) / windows;
+  return std::max<size_t>(1, std::min(parts, n / 64));
+}
+
+template <class F>
+double plan_cost(size_t n, unsigned threads, int c, MsmBuckets method) {
+  const int W = num_windows(c);
+  const size_t parts = num_parts(W, threads, n);
+  const double np = std::ceil((double)n / (double)parts) * (1.0 - std::ldexp(1.0, -c));
+  const double nb = std::ldexp(1.0, c - 1);
+  double per_window;
+  if (method == MsmBuckets::kXyzz) {
+    per_window = np * kXyzzMadd + nb * 2 * kXyzzAdd;
+  } else {
+    const double k = std::min((double)batch_size<F>((size_t)nb), std::max(np, 1.0));
+    per_window = np * (kAffineAdd + 2 * k / nb) + std::ceil(np / k) * Costs<F>::kInverse +
+                 nb * (kXyzzMadd + kXyzzAdd);
+  }
+  return (double)W * (double)parts * per_window;
+}
+
+// ---- the points that go through buckets ------------------------------------------------------------
+
+template <class F>
+struct Tail {
+  const Affine<F>* bases;
+  const uint32_t* idx;  // compacted position → index into bases; nullptr when the identity
+  const Canon* k;       // canonical scalars, compacted
+  size_t n;
+  const Affine<F>& base(size_t i) const { return bases[idx ? idx[i] : i]; }
+};
+
+// ---- XYZZ buckets ----------------------------------------------------------------------------------
+
+template <class F>
+XYZZ<F> window_xyzz(const Tail<F>& in, size_t b, size_t e, int w, int c) {
+  const size_t nb = window_buckets(w, c);
+  std::vector<XYZZ<F>> bk(nb, XYZZ<F>::infinity());
+  for (size_t i = b; i < e; i++) {
+    const int d = booth_digit(in.k[i].l, w, c);
+    if (d == 0) continue;
+    const Affine<F>& p = in.base(i);
+    if (d > 0)
+      bk[d - 1] = bk[d - 1].add_affine(p);
+    else
+      bk[-d - 1] = bk[-d - 1].add_affine(Affine<F>{p.x, -p.y});
+  }
+  // Σ j·B_j = Σ_j (B_nb + … + B_j), the running sum.
+  XYZZ<F> sum = XYZZ<F>::infinity(), acc = XYZZ<F>::infinity();
+  for (size_t j = nb; j-- > 0;) {
+    sum += bk[j];
+    acc += sum;
+  }
+  return acc;
+}
+
+// ---- batch-affine buckets --------------------------------------------------------------------------
+
+/// One window over one point range with affine buckets. A point whose bucket is empty is copied in; a
+/// point whose bucket is free joins the current batch (bucket, point); a point whose bucket is already in
+/// the batch goes to that bucket's XYZZ overflow instead. A full batch is resolved with one inversion:
+/// the denominators x_P − x_B (or 2y_B for P = B) are multiplied up, inverted once, and unwound.
+template <class F>
+class BatchAffineWindow {
+ public:
+  BatchAffineWindow(const Tail<F>& in, int w, int c)
+      : in_(in), w_(w), c_(c), nb_(window_buckets(w, c)), k_(std::min(batch_size<F>(nb_), nb_)) {
+    bk_.resize(nb_);
+    state_.assign(nb_, kEmpty);
+    pend_.reserve(k_);
+    prefix_.resize(k_);
+  }
+
+  XYZZ<F> run(size_t b, size_t e) {
+    for (size_t i = b; i < e; i++) {
+      const int d = booth_digit(in_.k[i].l, w_, c_);
+      if (d == 0) continue;
+      const uint32_t j = (uint32_t)(d > 0 ? d - 1 : -d - 1);
+      const uint32_t neg = d < 0;
+      uint32_t& st = state_[j];
+      if (st == kEmpty) {
+        bk_[j] = point(i, neg);
+        st = kFree;
+      } else if (st == batch_) {
+        if (over_.empty()) over_.assign(nb_, XYZZ<F>::infinity());
+        over_[j] = over_[j].add_affine(point(i, neg));
+      } else {
+        st = batch_;
+        pend_.push_back({j, (uint32_t)i, (uint8_t)neg, kAdd});
+        if (pend_.size() == k_) flush();
+      }
+    }
+    flush();
+    XYZZ<F> sum = XYZZ<F>::infinity(), acc = XYZZ<F>::infinity();
+    for (size_t j = nb_; j-- > 0;) {
+      if (state_[j] != kEmpty) sum = sum.add_affine(bk_[j]);
+      if (!over_.empty()) sum += over_[j];
+      acc += sum;
+    }
+    return acc;
+  }
+
+ private:
+  static constexpr uint32_t kEmpty = 0, kFree = std::numeric_limits<uint32_t>::max();
+  enum Kind : uint8_t { kAdd, kDouble, kCancel };
+  struct Pending {
+    uint32_t bucket, point;
+    uint8_t neg, kind;
+  };
+
+  Affine<F> point(size_t i, uint32_t neg) const {
+    const Affine<F>& p = in_.base(i);
+    return neg ? Affine<F>{p.x, -p.y} : p;
+  }
+
+  // Pass 1 computes the denominators and their prefix products, one inversion inverts the product, pass 2
+  // walks back, recovering each 1/den and updating the bucket:
+  //   P ≠ ±B: den = x_P − x_B, λ = (y_P − y_B)/den;  P = B: den = 2y_B, λ = 3x_B²/den;
+  //   P = −B: den = 1 and the bucket becomes empty;  x3 = λ² − x_B − x_P, y3 = λ(x_B − x3) − y_B.
+  // The kind of each entry is recorded in pass 1, so pass 2 only recomputes the cheap x_P − x_B.
+  void flush() {
+    const size_t k = pend_.size();
+    if (k == 0) return;
+    F acc = F::one();
+    for (size_t t = 0; t < k; t++) {
+      if (t + 4 < k) __builtin_prefetch(&bk_[pend_[t + 4].bucket]);
+      Pending& pe = pend_[t];
+      const Affine<F>& p = in_.base(pe.point);
+      const Affine<F>& bkt = bk_[pe.bucket];
+      prefix_[t] = acc;
+      F den = p.x - bkt.x;
+      if (!den.is_zero()) {
+        acc = acc * den;
+        continue;
+      }
+      // x_P = x_B: P = B or P = −B (compare y with P's sign applied)
+      const bool same = pe.neg ? (p.y + bkt.y).is_zero() : p.y == bkt.y;
+      pe.kind = same ? kDouble : kCancel;
+      if (same) acc = acc * bkt.y.dbl();
+    }
+    F inv = acc.inverse();
+    for (size_t t = k; t-- > 0;) {
+      if (t >= 4) __builtin_prefetch(&bk_[pend_[t - 4].bucket]);
+      const Pending& pe = pend_[t];
+      const Affine<F>& p = in_.base(pe.point);
+      Affine<F>& bkt = bk_[pe.bucket];
+      if (pe.kind == kAdd) {
+        const F den = p.x - bkt.x;
+        const F it = inv * prefix_[t];
+        inv = inv * den;
+        const F lambda = ((pe.neg ? -p.y : p.y) - bkt.y) * it;
+        const F x3 = lambda.sqr() - bkt.x - p.x;
+        bkt.y = lambda * (bkt.x - x3) - bkt.y;
+        bkt.x = x3;
+        state_[pe.bucket] = kFree;
+      } else if (pe.kind == kDouble) {
+        const F den = bkt.y.dbl();
+        const F it = inv * prefix_[t];
+        inv = inv * den;
+        const F xx = bkt.x.sqr();
+        const F lambda = (xx.dbl() + xx) * it;
+        const F x3 = lambda.sqr() - bkt.x.dbl();
+        bkt.y = lambda * (bkt.x - x3) - bkt.y;
+        bkt.x = x3;
+        state_[pe.bucket] = kFree;
+      } else {
+        state_[pe.bucket] = kEmpty;
+      }
+    }
+    pend_.clear();
+    if (++batch_ == kFree) batch_ = 1;  // never reached in practice (2^32 batches)
+  }
+
+  const Tail<F>& in_;
+  const int w_, c_;
+  const size_t nb_, k_;
+  std::vector<Affine<F>> bk_;
+  std::vector<uint32_t> state_;  // kEmpty, kFree, or the batch number while in that batch
+  std::vector<XYZZ<F>> over_;    // collisions within a batch (allocated on first use)
+  std::vector<Pending> pend_;
+  std::vector<F> prefix_;
+  uint32_t batch_ = 1;
+};
+
+// ---- Pippenger over the tail -----------------------------------------------------------------------
+
+template <class F>
+XYZZ<F> pippenger(const Tail<F>& in, ThreadPool& pool, const MsmConfig& cfg) {
+  if (in.n == 0) return XYZZ<F>::infinity();
+  MsmConfig plan = msm_plan<F>(in.n, pool.size());
+  const int c = cfg.window_bits ? cfg.window_bits : plan.window_bits;
+  if (c < 1 || c > kMaxWindow)
+    throw Error(ErrorCode::kInvalidArgument, "msm: window_bits must be in 1..20, got " + std::to_string(c));
+  const MsmBuckets method = cfg.buckets != MsmBuckets::kAuto ? cfg.buckets : plan.buckets;
+  const int W = num_windows(c);
+  const size_t parts = num_parts(W, pool.size(), in.n);
+  std::vector<XYZZ<F>> res((size_t)W * parts, XYZZ<F>::infinity());
+  pool.parallel_for(
+      res.size(),
+      [&](size_t tb, size_t te) {
+        for (size_t t = tb; t < te; t++) {
+          const int w = (int)(t / parts);
+          const size_t part = t % parts;
+          const size_t b = in.n * part / parts, e = in.n * (part + 1) / parts;
+          if (method == MsmBuckets::kXyzz) {
+            res[t] = window_xyzz(in, b, e, w, c);
+          } else {
+            BatchAffineWindow<F> win(in, w, c);
+            res[t] = win.run(b, e);
+          }
+        }
+      },
+      1);
+  // Σ_w 2^(wc)·S_w by Horner from the top window.
+  XYZZ<F> acc = XYZZ<F>::infinity();
+  for (int w = W - 1; w >= 0; w--) {
+    for (int i = 0; i < c && !acc.is_inf(); i++) acc = acc.dbl();
+    for (size_t p = 0; p < parts; p++) acc += res[(size_t)w * parts + p];
+  }
+  return acc;
+}
+
+}  // namespace
+
+template <class F>
+MsmConfig msm_plan(size_t n, unsigned threads) {
+  MsmConfig best;
+  double best_cost = std::numeric_limits<double>::infinity();
+  for (int c = 1; c <= kMaxWindow; c++)
+    for (MsmBuckets m : {MsmBuckets::kXyzz, MsmBuckets::kBatchAffine}) {
+      const double cost = plan_cost<F>(n, threads, c, m);
+      if (cost < best_cost) {
+        best_cost = cost;
+        best.window_bits = c;
+        best.buckets = m;
+      }
+    }
+  return best;
+}
+
+template <class F>
+Jacobian<F> msm(std::span<const Affine<F>> bases, std::span<const Fr> scalars, ThreadPool& pool,
+                const MsmConfig& cfg) {
+  const size_t n = bases.size();
+  if (scalars.size() != n)
+    throw Error(ErrorCode::kInvalidArgument, "msm: " + std::to_string(n) + " bases but " +
+                                                 std::to_string(scalars.size()) + " scalars");
+  if (n >= (size_t{1} << 32)) throw Error(ErrorCode::kInvalidArgument, "msm: more than 2^32 − 1 points");
+  if (n == 0) return Jacobian<F>::infinity();
+
+  // Pass 1 (per chunk): classify (0: skip, 1: summed here, 2: tail), count the tail.
+  enum : uint8_t { kSkip, kOne, kTail };
+  const size_t chunk = std::max<size_t>(4096, (n + 8 * pool.size() - 1) / (8 * pool.size()));
+  const size_t nchunks = (n + chunk - 1) / chunk;
+  std::vector<uint8_t> cls(n);
+  std::vector<size_t> tail_count(nchunks + 1, 0);
+  std::vector<XYZZ<F>> ones(nchunks, XYZZ<F>::infinity());
+  const Fr one = Fr::one();
+  pool.parallel_for(
+      nchunks,
+      [&](size_t cb, size_t ce) {
+        for (size_t ci = cb; ci < ce; ci++) {
+          size_t cnt = 0;
+          XYZZ<F> sum = XYZZ<F>::infinity();
+          for (size_t i = ci * chunk, e = std::min(n, i + chunk); i < e; i++) {
+            const Fr& s = scalars[i];
+            uint8_t k = kTail;
+            if (s.is_zero() || bases[i].is_inf()) {
+              k = kSkip;
+            } else if (cfg.split01 && s == one) {
+              k = kOne;
+              sum = sum.add_affine(bases[i]);
+            }
+            cls[i] = k;
+            cnt += k == kTail;
+          }
+          tail_count[ci + 1] = cnt;
+          ones[ci] = sum;
+        }
+      },
+      1);
+  for (size_t ci = 0; ci < nchunks; ci++) tail_count[ci + 1] += tail_count[ci];
+  const size_t m = tail_count[nchunks];
+
+  // Pass 2: canonical scalars (and base indices unless nothing was dropped) of the tail.
+  std::vector<Canon> canon(m);
+  std::vector<uint32_t> idx(m == n ? 0 : m);
+  pool.parallel_for(
+      nchunks,
+      [&](size_t cb, size_t ce) {
+        for (size_t ci = cb; ci < ce; ci++) {
+          size_t o = tail_count[ci];
+          for (size_t i = ci * chunk, e = std::min(n, i + chunk); i < e; i++) {
+            if (cls[i] != kTail) continue;
+            scalars[i].to_canonical(canon[o].l);
+            if (!idx.empty()) idx[o] = (uint32_t)i;
+            o++;
+          }
+        }
+      },
+      1);
+  cls = {};
+
+  Tail<F> tail{bases.data(), idx.empty() ? nullptr : idx.data(), canon.data(), m};
+  XYZZ<F> r = pippenger(tail, pool, cfg);
+  for (const auto& s : ones) r += s;
+  return r.to_jacobian();
+}
+
+template <class F>
+Jacobian<F> msm_split01(std::span<const Affine<F>> bases, std::span<const Fr> scalars, ThreadPool& pool) {
+  MsmConfig cfg;
+  cfg.split01 = true;
+  return msm<F>(bases, scalars, pool, cfg);
+}
+
+template Jacobian<Fp> msm<Fp>(std::span<const Affine<Fp>>, std::span<const Fr>, ThreadPool&,
+                              const MsmConfig&);
+template Jacobian<Fp2> msm<Fp2>(std::span<const Affine<Fp2>>, std::span<const Fr>, ThreadPool&,
+                                const MsmConfig&);
+template Jacobian<Fp> msm_split01<Fp>(std::span<const Affine<Fp>>, std::span<const Fr>, ThreadPool&);
+template Jacobian<Fp2> msm_split01<Fp2>(std::span<const Affine<Fp2>>, std::span<const Fr>, ThreadPool&);
+template MsmConfig msm_plan<Fp>(size_t, unsigned);
+template MsmConfig msm_plan<Fp2>(size_t, unsigned);
+
+}  // namespace cuzk

@@ -1,0 +1,185 @@
+#include "ntt/ntt.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "util/error.hpp"
+
+namespace cuzk {
+
+namespace {
+
+// Blocks of 2^kLocalLog elements (128 KiB) run their first stages entirely in one thread's cache.
+constexpr int kLocalLog = 12;
+
+void check_size(const Domain& d, std::span<Fr> data, const char* fn) {
+  if (data.size() != d.size())
+    throw Error(ErrorCode::kInvalidArgument, std::string(fn) + ": data has " + std::to_string(data.size()) +
+                                                 " elements, the domain " + std::to_string(d.size()));
+}
+
+uint64_t bit_reverse(uint64_t x, int bits) {
+  x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+  x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+  x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
+  x = ((x >> 8) & 0x00FF00FF00FF00FFULL) | ((x & 0x00FF00FF00FF00FFULL) << 8);
+  x = ((x >> 16) & 0x0000FFFF0000FFFFULL) | ((x & 0x0000FFFF0000FFFFULL) << 16);
+  x = (x >> 32) | (x << 32);
+  return x >> (64 - bits);
+}
+
+void bit_reverse_permute(Fr* a, int log_n, ThreadPool& pool) {
+  const size_t n = size_t{1} << log_n;
+  pool.parallel_for(n, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; i++) {
+      size_t j = bit_reverse(i, log_n);
+      if (i < j) std::swap(a[i], a[j]);
+    }
+  });
+}
+
+// Radix-2 DIT butterfly: (u, v) ← (u + w·v, u − w·v).
+inline void butterfly(Fr& u, Fr& v, const Fr& w) {
+  Fr t = v * w;
+  v = u - t;
+  u = u + t;
+}
+
+// Stages with half-size 1 .. B/2 on one block of B = 2^lb elements; tw[j·(n/B)… ] is read through
+// `stride0` = n/B so that tw[stride0·j] = ω_B^j.
+void local_stages(Fr* a, int lb, const Fr* tw, size_t stride0) {
+  const size_t B = size_t{1} << lb;
+  for (size_t i = 0; i < B; i += 2) {  // m = 1: twiddle 1
+    Fr u = a[i], v = a[i + 1];
+    a[i] = u + v;
+    a[i + 1] = u - v;
+  }
+  for (int s = 1; s < lb; s++) {
+    const size_t m = size_t{1} << s;
+    const size_t stride = stride0 << (lb - 1 - s);  // ω_{2m}^j = ω_B^(j·B/(2m))
+    for (size_t k = 0; k < B; k += 2 * m) {
+      Fr* x = a + k;
+      Fr u = x[0], v = x[m];
+      x[0] = u + v;
+      x[m] = u - v;
+      for (size_t j = 1; j < m; j++) butterfly(x[j], x[j + m], tw[j * stride]);
+    }
+  }
+}
+
+// The forward transform on bit-reversed input, natural-order output.
+void dit(const Domain& d, Fr* a, ThreadPool& pool) {
+  const int log_n = d.log_n();
+  const size_t n = d.size();
+  const Fr* tw = d.twiddles().data();
+  const int lb = std::min(log_n, kLocalLog);
+  const size_t B = size_t{1} << lb;
+  pool.parallel_for(
+      n / B, [&](size_t b, size_t e) {
+        for (size_t blk = b; blk < e; blk++) local_stages(a + blk * B, lb, tw, n >> lb);
+      },
+      1);
+  for (int s = lb; s < log_n; s++) {
+    const size_t m = size_t{1} << s;
+    const size_t stride = n >> (s + 1);
+    // butterfly t: block t >> s, offset j = t & (m − 1); chunks are whole runs of j inside a block
+    pool.parallel_for(n / 2, [&](size_t b, size_t e) {
+      size_t t = b;
+      while (t < e) {
+        size_t blk = t >> s, j = t & (m - 1);
+        size_t run = std::min(e - t, m - j);
+        Fr* x = a + blk * 2 * m;
+        for (size_t jj = j; jj < j + run; jj++) butterfly(x[jj], x[jj + m], tw[jj * stride]);
+        t += run;
+      }
+    });
+  }
+}
+
+// data[k] ← data[k]·c·g^k.
+void scale_by_powers(Fr* a, size_t n, const Fr& c, const Fr& g, ThreadPool& pool) {
+  pool.parallel_for(n, [&](size_t b, size_t e) {
+    uint64_t eb = b;
+    Fr p = c * g.pow(&eb, 1);
+    for (size_t k = b; k < e; k++) {
+      a[k] = a[k] * p;
+      p = p * g;
+    }
+  });
+}
+
+}  // namespace
+
+Domain::Domain(int log_n, RootConvention conv) : log_n_(log_n), conv_(conv) {
+  if (log_n < 1 || log_n > 28)
+    throw Error(ErrorCode::kInvalidArgument, "Domain: log_n must be in 1..28, got " + std::to_string(log_n));
+  omega_ = root_of_unity(log_n, conv);
+  omega_inv_ = omega_.inverse();
+  n_inv_ = Fr::from_u64(size()).inverse();
+  const size_t half = size() / 2;
+  tw_.resize(half);
+  auto fill = [&](size_t b, size_t e) {
+    uint64_t eb = b;
+    Fr p = omega_.pow(&eb, 1);
+    for (size_t j = b; j < e; j++) {
+      tw_[j] = p;
+      p = p * omega_;
+    }
+  };
+  if (half < (size_t{1} << 16)) {
+    fill(0, half);
+  } else {
+    ThreadPool pool(0);
+    pool.parallel_for(half, fill);
+  }
+}
+
+void ntt(const Domain& d, std::span<Fr> data, ThreadPool& pool) {
+  check_size(d, data, "ntt");
+  bit_reverse_permute(data.data(), d.log_n(), pool);
+  dit(d, data.data(), pool);
+}
+
+namespace {
+// n·INTT(x) = NTT(x') with x'[k] = x[(n − k) mod n]: swap x[i] ↔ x[n − i] for 0 < i < n/2, transform.
+void intt_unscaled(const Domain& d, Fr* a, ThreadPool& pool) {
+  const size_t n = d.size();
+  pool.parallel_for(n / 2, [&](size_t b, size_t e) {
+    for (size_t i = std::max<size_t>(b, 1); i < e; i++) std::swap(a[i], a[n - i]);
+  });
+  bit_reverse_permute(a, d.log_n(), pool);
+  dit(d, a, pool);
+}
+}  // namespace
+
+void intt(const Domain& d, std::span<Fr> data, ThreadPool& pool) {
+  check_size(d, data, "intt");
+  intt_unscaled(d, data.data(), pool);
+  const Fr ni = d.n_inv();
+  pool.parallel_for(data.size(), [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; i++) data[i] = data[i] * ni;
+  });
+}
+
+void coset_ntt(const Domain& d, std::span<Fr> data, const Fr& shift, ThreadPool& pool) {
+  check_size(d, data, "coset_ntt");
+  scale_by_powers(data.data(), data.size(), Fr::one(), shift, pool);
+  ntt(d, data, pool);
+}
+
+void coset_intt(const Domain& d, std::span<Fr> data, const Fr& shift, ThreadPool& pool) {
+  check_size(d, data, "coset_intt");
+  if (shift.is_zero()) throw Error(ErrorCode::kInvalidArgument, "coset_intt: shift must be non-zero");
+  intt_unscaled(d, data.data(), pool);
+  scale_by_powers(data.data(), data.size(), d.n_inv(), shift.inverse(), pool);
+}
+
+Fr coset_shift_snarkjs(int log_n) {
+  if (log_n < 0 || log_n > 31)
+    throw Error(ErrorCode::kInvalidArgument, "coset_shift_snarkjs: log_n must be in 0..31");
+  return root_of_unity(log_n + 1, RootConvention::kSnarkjs5);
+}
+
+}  // namespace cuzk

@@ -1,0 +1,68 @@
+// CPU number-theoretic transforms over Fr on power-of-two domains, natural order in and out.
+//
+// Algorithm: bit-reversal permutation followed by iterative radix-2 decimation-in-time butterflies
+// (Cooley–Tukey 1965; the iterative in-place form of Cormen et al., "Introduction to Algorithms", §30.3).
+// The first stages run block-wise (blocks of 2^12 elements that stay in cache, one thread per block);
+// the later stages split their butterflies across the pool. The inverse uses INTT(x)[i] =
+// n⁻¹·NTT(x)[(n − i) mod n], so one twiddle table serves both directions.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "ff/roots.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk {
+
+/// An evaluation domain {ω^i : 0 ≤ i < n}, n = 2^log_n, ω = root_of_unity(log_n, conv), with the
+/// precomputed twiddle table ω^j (0 ≤ j < n/2, Montgomery form, 32 bytes each: n·16 bytes in all).
+class Domain {
+ public:
+  /// Builds the domain; log_n must be in 1..28, otherwise throws Error(kInvalidArgument).
+  Domain(int log_n, RootConvention conv);
+
+  int log_n() const { return log_n_; }
+  /// n = 2^log_n.
+  size_t size() const { return size_t{1} << log_n_; }
+  RootConvention convention() const { return conv_; }
+  /// ω, a primitive n-th root of unity.
+  const Fr& omega() const { return omega_; }
+  /// ω⁻¹.
+  const Fr& omega_inv() const { return omega_inv_; }
+  /// n⁻¹ in Fr.
+  const Fr& n_inv() const { return n_inv_; }
+  /// ω^j for 0 ≤ j < n/2.
+  const std::vector<Fr>& twiddles() const { return tw_; }
+
+ private:
+  int log_n_;
+  RootConvention conv_;
+  Fr omega_, omega_inv_, n_inv_;
+  std::vector<Fr> tw_;
+};
+
+/// Forward NTT in place: data[i] ← Σ_k data[k]·ω^(i·k), i.e. the coefficients in natural order become the
+/// values at ω^i in natural order. data.size() must equal d.size() (else Error(kInvalidArgument)).
+/// Elements are Fr in Montgomery form. Result does not depend on the pool size.
+void ntt(const Domain& d, std::span<Fr> data, ThreadPool& pool);
+
+/// Inverse NTT in place: values at ω^i (natural order) → coefficients (natural order),
+/// data[k] ← n⁻¹·Σ_i data[i]·ω^(−i·k). Same requirements as ntt.
+void intt(const Domain& d, std::span<Fr> data, ThreadPool& pool);
+
+/// Coset NTT in place: coefficients → values at shift·ω^i, computed as data[k] ← data[k]·shift^k followed
+/// by ntt. Same requirements as ntt.
+void coset_ntt(const Domain& d, std::span<Fr> data, const Fr& shift, ThreadPool& pool);
+
+/// Inverse of coset_ntt: values at shift·ω^i → coefficients, computed as intt followed by
+/// data[k] ← data[k]·shift^(−k) (the n⁻¹ and shift^(−k) factors applied in one pass). shift must be
+/// non-zero (else Error(kInvalidArgument)).
+void coset_intt(const Domain& d, std::span<Fr> data, const Fr& shift, ThreadPool& pool);
+
+/// snarkjs's coset generator for a domain of size 2^log_n: ω_{2n} = root_of_unity(log_n + 1, kSnarkjs5),
+/// whose coset ω_{2n}·⟨ω_n⟩ is the odd powers of ω_{2n} (REFERENCE.md §5). log_n in 0..31.
+Fr coset_shift_snarkjs(int log_n);
+
+}  // namespace cuzk

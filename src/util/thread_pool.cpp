@@ -1,0 +1,111 @@
+#include "util/thread_pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+
+namespace cuzk {
+
+namespace {
+// True while this thread runs a chunk of some pool: a nested parallel_for then runs inline.
+thread_local bool t_in_chunk = false;
+}  // namespace
+
+struct ThreadPool::Job {
+  const std::function<void(size_t, size_t)>* fn;
+  size_t n, grain, nchunks;
+  std::atomic<size_t> next{0};
+  std::mutex err_mu;
+  std::exception_ptr err;
+};
+
+ThreadPool::ThreadPool(unsigned threads) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  size_ = threads;
+  workers_.reserve(threads - 1);
+  for (unsigned i = 1; i < threads; i++) workers_.emplace_back([this] { worker_loop(); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    stop_ = true;
+  }
+  wake_cv_.notify_all();
+  for (auto& t : workers_) t.join();
+}
+
+void ThreadPool::run_chunks(Job& job) {
+  const bool outer = t_in_chunk;
+  t_in_chunk = true;
+  for (;;) {
+    size_t c = job.next.fetch_add(1, std::memory_order_relaxed);
+    if (c >= job.nchunks) break;
+    size_t b = c * job.grain, e = std::min(job.n, b + job.grain);
+    try {
+      (*job.fn)(b, e);
+    } catch (...) {
+      std::lock_guard<std::mutex> lk(job.err_mu);
+      if (!job.err) job.err = std::current_exception();
+      job.next.store(job.nchunks, std::memory_order_relaxed);  // skip what is left
+    }
+  }
+  t_in_chunk = outer;
+}
+
+void ThreadPool::worker_loop() {
+  unsigned long seen = 0;
+  for (;;) {
+    Job* job;
+    {
+      std::unique_lock<std::mutex> lk(mu_);
+      wake_cv_.wait(lk, [&] { return stop_ || (job_ != nullptr && generation_ != seen); });
+      if (stop_) return;
+      seen = generation_;
+      job = job_;
+      active_++;
+    }
+    run_chunks(*job);
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      active_--;
+    }
+    done_cv_.notify_one();
+  }
+}
+
+void ThreadPool::parallel_for(size_t n, const std::function<void(size_t, size_t)>& fn, size_t grain) {
+  if (n == 0) return;
+  if (grain == 0) grain = std::max<size_t>(1, (n + 4 * size_ - 1) / (4 * size_));
+  if (workers_.empty() || t_in_chunk || n <= grain) {
+    const bool outer = t_in_chunk;
+    t_in_chunk = true;
+    struct Restore {
+      bool v;
+      ~Restore() { t_in_chunk = v; }
+    } restore{outer};
+    for (size_t b = 0; b < n; b += grain) fn(b, std::min(n, b + grain));
+    return;
+  }
+  std::lock_guard<std::mutex> submit(submit_mu_);
+  Job job;
+  job.fn = &fn;
+  job.n = n;
+  job.grain = grain;
+  job.nchunks = (n + grain - 1) / grain;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    job_ = &job;
+    generation_++;
+  }
+  wake_cv_.notify_all();
+  run_chunks(job);
+  {
+    // Unpublish the job, then wait for the workers that took it; a worker that wakes later sees no job.
+    std::unique_lock<std::mutex> lk(mu_);
+    job_ = nullptr;
+    done_cv_.wait(lk, [&] { return active_ == 0; });
+  }
+  if (job.err) std::rethrow_exception(job.err);
+}
+
+}  // namespace cuzk

@@ -1,0 +1,57 @@
+// A small fixed-size thread pool with one primitive, parallel_for, used by the CPU NTT and MSM.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace cuzk {
+
+/// A fixed set of worker threads that run the chunks of one parallel_for at a time.
+///
+/// `size()` counts the calling thread: a pool of size T starts T − 1 workers, and the thread that calls
+/// parallel_for works on chunks too. A pool of size 1 starts no thread and runs everything inline.
+/// parallel_for calls from several threads at once are serialized; a parallel_for called from inside a
+/// chunk (on a worker or on the calling thread) runs inline, so nesting cannot deadlock.
+class ThreadPool {
+ public:
+  /// Starts a pool of `threads` threads including the caller; 0 means std::thread::hardware_concurrency()
+  /// (at least 1).
+  explicit ThreadPool(unsigned threads = 0);
+  /// Joins the workers. Must not be called while a parallel_for is running.
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  /// Number of threads that run chunks (workers + the calling thread).
+  unsigned size() const { return size_; }
+
+  /// Calls fn(begin, end) on disjoint chunks covering [0, n) and returns when all have run.
+  ///
+  /// `grain` is the largest chunk length; 0 picks about four chunks per thread (ceil(n / (4·size()))),
+  /// 1 hands out single indices (for few, heavy items). Chunks are taken in increasing order by whichever
+  /// thread is free. If a chunk throws, chunks not yet started are skipped and the first exception is
+  /// rethrown here once every running chunk has finished. n = 0 returns at once.
+  void parallel_for(size_t n, const std::function<void(size_t begin, size_t end)>& fn, size_t grain = 0);
+
+ private:
+  struct Job;
+  void worker_loop();
+  static void run_chunks(Job& job);
+
+  unsigned size_;
+  std::vector<std::thread> workers_;
+  std::mutex submit_mu_;  // one parallel_for at a time
+  std::mutex mu_;         // guards job_, generation_, active_, stop_
+  std::condition_variable wake_cv_, done_cv_;
+  Job* job_ = nullptr;
+  unsigned long generation_ = 0;
+  unsigned active_ = 0;
+  bool stop_ = false;
+};
+
+}  // namespace cuzk

@@ -1,0 +1,23 @@
+// cuzk_gpu_bench: the GPU benchmarks without the CLI (scripts/gpu-check.sh runs it on the GPU machine).
+//   cuzk_gpu_bench [arith] [ntt LOG_MIN LOG_MAX REPS]
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "../../tools/bench_gpu.hpp"
+
+int main(int argc, char** argv) {
+  int rc = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!std::strcmp(argv[i], "arith")) {
+      rc |= cuzk::cli::bench_gpu_arith();
+    } else if (!std::strcmp(argv[i], "ntt") && i + 3 < argc) {
+      rc |= cuzk::cli::bench_gpu_ntt(std::atoi(argv[i + 1]), std::atoi(argv[i + 2]), std::atoi(argv[i + 3]));
+      i += 3;
+    } else {
+      std::fprintf(stderr, "usage: %s [arith] [ntt LOG_MIN LOG_MAX REPS]\n", argv[0]);
+      return 64;
+    }
+  }
+  return rc;
+}

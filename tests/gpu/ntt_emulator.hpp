@@ -1,0 +1,184 @@
+// CPU emulation of the GPU NTT passes (src/cuda/ntt_pass.cuh): the same per-thread phase code, with the
+// block's threads run one after another between the points where the kernel synchronizes. Plus two
+// host references: the O(n²) DFT definition and an iterative radix-2 NTT.
+#pragma once
+
+#include <deque>
+#include <stdexcept>
+#include <vector>
+
+#include "cuda/ntt_pass.cuh"
+
+namespace cuzk::test {
+
+namespace nd = cuzk::cuda::ntt_detail;
+
+/// factor·base^i for i < count.
+inline std::vector<Fr> host_powers(const nd::PowSpec& s) {
+  std::vector<Fr> v(s.count);
+  Fr x = s.factor;
+  for (size_t i = 0; i < s.count; i++) {
+    v[i] = x;
+    x = x * s.base;
+  }
+  return v;
+}
+
+/// Host copies of the tables of a TransformSpec.
+struct HostTables {
+  std::deque<std::vector<Fr>> store;
+  nd::Table make(const nd::TableSpec& t) {
+    nd::Table r;
+    r.kind = t.kind;
+    r.log_lo = t.log_lo;
+    if (t.kind == nd::kTabNone) return r;
+    store.push_back(host_powers(t.lo));
+    r.lo = store.back().data();
+    if (t.kind == nd::kTabTwoLevel) {
+      store.push_back(host_powers(t.hi));
+      r.hi = store.back().data();
+    }
+    return r;
+  }
+};
+
+template <int K, int J>
+void emu_rounds(std::vector<nd::PassThread<K>>& th, const nd::PassParams& p, uint32_t* smem) {
+  if constexpr (J < nd::PassThread<K>::kRounds) {
+    for (auto& x : th) x.template smem_write<J - 1>(smem);
+    for (auto& x : th) {
+      x.template smem_read<J>(smem);
+      x.template compute<J>(p);
+    }
+    emu_rounds<K, J + 1>(th, p, smem);
+  }
+}
+
+template <int K>
+void emulate_pass(const nd::PassParams& p) {
+  const int threads = (nd::PassThread<K>::kSub) << p.log_c;
+  const size_t blocks = nd::pass_blocks(p.log_n, K, p.log_c);
+  std::vector<uint32_t> smem(nd::pass_smem_words(K, p.log_c));
+  std::vector<nd::PassThread<K>> th(threads);
+  for (size_t b = 0; b < blocks; b++) {
+    for (int i = 0; i < threads; i++) {
+      th[i].init(p, (uint32_t)b, (uint32_t)i);
+      th[i].load(p);
+      th[i].template compute<0>(p);
+    }
+    emu_rounds<K, 1>(th, p, smem.data());
+    for (auto& x : th) x.store(p);
+  }
+}
+
+inline void emulate_pass_k(int k, const nd::PassParams& p) {
+  switch (k) {
+    case 3: return emulate_pass<3>(p);
+    case 4: return emulate_pass<4>(p);
+    case 5: return emulate_pass<5>(p);
+    case 6: return emulate_pass<6>(p);
+    case 7: return emulate_pass<7>(p);
+    case 8: return emulate_pass<8>(p);
+    case 9: return emulate_pass<9>(p);
+    case 10: return emulate_pass<10>(p);
+  }
+  throw std::logic_error("bad radix");
+}
+
+/// The GPU algorithm run on the CPU (3 ≤ L).
+inline void emulate_ntt(std::vector<Fr>& data, int L, RootConvention conv, bool inverse, bool coset,
+                        const Fr& shift = Fr::one()) {
+  nd::TransformSpec ts = nd::make_transform(L, conv, inverse, coset, shift);
+  HostTables tabs;
+  std::vector<Fr> scratch(data.size());
+  const int P = ts.plan.num_passes;
+  for (int q = 0; q < P; q++) {
+    const nd::PassGeom& g = ts.plan.pass[q];
+    nd::PassParams p;
+    p.log_n = L;
+    p.log_stride = g.log_stride;
+    p.log_c = g.log_c;
+    p.last = q == P - 1;
+    p.num_passes = P;
+    p.log_r1 = ts.plan.pass[0].k;
+    p.log_r2 = P > 1 ? ts.plan.pass[1].k : 0;
+    p.in = P == 1 ? data.data() : (q == 0 ? data.data() : scratch.data());
+    p.out = P == 1 ? data.data() : (q == P - 1 ? data.data() : scratch.data());
+    p.tw_inner = tabs.make(ts.inner[q]).lo;
+    if (q < P - 1) p.post = tabs.make(ts.post[q]);
+    if (q == 0) p.in_factor = tabs.make(ts.in_factor);
+    if (q == P - 1) {
+      p.out_factor = tabs.make(ts.out_factor);
+      p.scale_out = ts.scale_out;
+      p.scale = ts.scale;
+    }
+    emulate_pass_k(g.k, p);
+  }
+}
+
+/// Definition: out_i = Σ_k in_k·w^(ik) (O(n²)).
+inline std::vector<Fr> naive_dft(const std::vector<Fr>& in, const Fr& w) {
+  const size_t n = in.size();
+  std::vector<Fr> out(n, Fr::zero());
+  Fr wi = Fr::one();
+  for (size_t i = 0; i < n; i++) {
+    Fr x = Fr::one();
+    for (size_t k = 0; k < n; k++) {
+      out[i] += in[k] * x;
+      x = x * wi;
+    }
+    wi = wi * w;
+  }
+  return out;
+}
+
+/// Iterative radix-2 NTT (bit reversal + decimation in time), out_i = Σ_k in_k·w^(ik), n = 2^L.
+inline void ref_ntt(std::vector<Fr>& a, const Fr& w) {
+  const size_t n = a.size();
+  int L = 0;
+  while ((size_t{1} << L) < n) L++;
+  for (size_t i = 0; i < n; i++) {
+    size_t j = nd::bitrev((uint32_t)i, L);
+    if (i < j) std::swap(a[i], a[j]);
+  }
+  std::vector<Fr> tw(n / 2 > 0 ? n / 2 : 1);
+  for (size_t len = 2; len <= n; len <<= 1) {
+    Fr wl = w;
+    for (size_t t = len; t < n; t <<= 1) wl = wl.sqr();  // primitive len-th root
+    const size_t h = len / 2;
+    tw[0] = Fr::one();
+    for (size_t j = 1; j < h; j++) tw[j] = tw[j - 1] * wl;
+    for (size_t i = 0; i < n; i += len)
+      for (size_t j = 0; j < h; j++) {
+        Fr u = a[i + j], v = a[i + j + h] * tw[j];
+        a[i + j] = u + v;
+        a[i + j + h] = u - v;
+      }
+  }
+}
+
+/// Reference transforms with the GPU API's semantics.
+inline void ref_transform(std::vector<Fr>& a, int L, RootConvention conv, bool inverse, bool coset,
+                          const Fr& shift = Fr::one()) {
+  Fr w = root_of_unity(L, conv);
+  if (!inverse) {
+    if (coset) {
+      Fr s = Fr::one();
+      for (auto& x : a) {
+        x = x * s;
+        s = s * shift;
+      }
+    }
+    ref_ntt(a, w);
+  } else {
+    ref_ntt(a, w.inverse());
+    Fr f = Fr::from_u64(a.size()).inverse();
+    Fr si = coset ? shift.inverse() : Fr::one();
+    for (auto& x : a) {
+      x = x * f;
+      f = f * si;
+    }
+  }
+}
+
+}  // namespace cuzk::test

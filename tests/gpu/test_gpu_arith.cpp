@@ -1,0 +1,302 @@
+// Device arithmetic against the @noble/curves oracle (tests/vectors/noble.json) and against the host
+// arithmetic on random data. Also, without a GPU: the device multiplier's instruction sequence run on
+// the CPU through an emulation of the PTX carry flag.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "cuda/gpu.hpp"
+#include "emu_carry_ops.hpp"
+#include "gpu_support.hpp"
+#include "random.hpp"
+#include "support.hpp"
+
+namespace cuzk::test {
+namespace {
+
+using cuda::FieldOp;
+
+// ---- CPU: the device multiplier under emulation ----------------------------------------------------
+
+template <class F>
+void check_emulated_mul(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<F> edge = {F::zero(), F::one(), -F::one(), F::one() + F::one(), -(F::one() + F::one())};
+  for (const F& a : edge)
+    for (const F& b : edge) {
+      EmuCarryOps op;
+      ASSERT_EQ(F::mul_evenodd(a, b, op), a * b);
+    }
+  // the largest representable inputs (m − 1 in raw limbs) and random ones
+  F big = F::modulus_limbs();
+  big.l[0] -= 1;
+  auto v = fast_random<F>(100000, seed);
+  for (size_t i = 0; i + 1 < v.size(); i++) {
+    EmuCarryOps op;
+    const F& a = i % 1000 == 0 ? big : v[i];
+    ASSERT_EQ(F::mul_evenodd(a, v[i + 1], op), a * v[i + 1]) << i;
+  }
+  for (int i = 0; i < 2000; i++) {
+    F a = random_fe<F>(rng), b = random_fe<F>(rng);
+    EmuCarryOps op;
+    ASSERT_EQ(F::mul_evenodd(a, b, op), a * b);
+  }
+}
+TEST(GpuMulEmulated, FpMatchesHost) { check_emulated_mul<Fp>(11); }
+TEST(GpuMulEmulated, FrMatchesHost) { check_emulated_mul<Fr>(12); }
+
+// ---- device ------------------------------------------------------------------------------------------
+
+TEST(Gpu, DeviceInfo) {
+  CUZK_REQUIRE_GPU();
+  auto d = cuda::device_info(0);
+  std::printf("[gpu] %s, cc %d.%d, %d SMs, %.1f GiB, L2 %.1f MiB, smem opt-in %zu KiB\n", d.name.c_str(),
+              d.cc_major, d.cc_minor, d.sm_count, d.global_mem / 1073741824.0, d.l2_bytes / 1048576.0,
+              d.smem_optin / 1024);
+  EXPECT_GT(d.sm_count, 0);
+}
+
+TEST(Gpu, ErrorsAreExceptions) {
+  CUZK_REQUIRE_GPU();
+  // an impossible allocation reports kCuda instead of aborting
+  try {
+    cuda::DeviceFrVec v(size_t{1} << 50);
+    FAIL() << "allocation of 32 PiB succeeded";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kCuda);
+    EXPECT_NE(std::string(e.what()).find("cudaMalloc"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(cuda::device_info(1000), Error);
+}
+
+template <class F>
+void field_batch(FieldOp op, const std::vector<F>& a, const std::vector<F>& b, std::vector<F>& out) {
+  out.resize(a.size());
+  if constexpr (std::is_same_v<F, Fp>)
+    cuda::fp_batch(op, a.data(), b.data(), out.data(), a.size());
+  else if constexpr (std::is_same_v<F, Fr>)
+    cuda::fr_batch(op, a.data(), b.data(), out.data(), a.size());
+  else
+    cuda::fp2_batch(op, a.data(), b.data(), out.data(), a.size());
+}
+
+template <class F>
+void check_prime_field_vectors(const char* key) {
+  const auto& cases = noble()[key];
+  ASSERT_GT(cases.size(), 20u);
+  std::vector<F> a, b;
+  for (const auto& c : cases) {
+    a.push_back(fe<F>(c["a"]));
+    b.push_back(fe<F>(c["b"]));
+  }
+  const std::pair<FieldOp, const char*> ops[] = {
+      {FieldOp::kAdd, "add"}, {FieldOp::kSub, "sub"}, {FieldOp::kMul, "mul"}, {FieldOp::kSqr, "sqr"}, {FieldOp::kNeg, "neg"}};
+  for (auto [op, name] : ops) {
+    std::vector<F> out;
+    field_batch(op, a, b, out);
+    for (size_t i = 0; i < cases.size(); i++) EXPECT_EQ(to_hex(out[i]), cases[i][name]) << name << " case " << i;
+  }
+}
+TEST(GpuNoble, Fp) {
+  CUZK_REQUIRE_GPU();
+  check_prime_field_vectors<Fp>("fp");
+}
+TEST(GpuNoble, Fr) {
+  CUZK_REQUIRE_GPU();
+  check_prime_field_vectors<Fr>("fr");
+}
+TEST(GpuNoble, Fp2) {
+  CUZK_REQUIRE_GPU();
+  const auto& cases = noble()["fp2"];
+  std::vector<Fp2> a, b;
+  for (const auto& c : cases) {
+    a.push_back(fp2(c["a"]));
+    b.push_back(fp2(c["b"]));
+  }
+  const std::pair<FieldOp, const char*> ops[] = {
+      {FieldOp::kAdd, "add"}, {FieldOp::kSub, "sub"}, {FieldOp::kMul, "mul"}, {FieldOp::kSqr, "sqr"}, {FieldOp::kNeg, "neg"}};
+  for (auto [op, name] : ops) {
+    std::vector<Fp2> out;
+    field_batch(op, a, b, out);
+    for (size_t i = 0; i < cases.size(); i++) EXPECT_EQ(out[i], fp2(cases[i][name])) << name << " case " << i;
+  }
+}
+
+template <class F, class FromJson>
+void check_group_vectors(const char* key, FromJson pt) {
+  const auto& cases = noble()[key];
+  ASSERT_GE(cases.size(), 10u);
+  const size_t n = cases.size();
+  std::vector<Affine<F>> P(n), Q(n), negQ(n), G(n, Curve<F>::generator());
+  std::vector<Jacobian<F>> jP(n), jQ(n), jnegQ(n);
+  std::vector<XYZZ<F>> xP(n), xQ(n);
+  std::vector<Fr> k(n);
+  for (size_t i = 0; i < n; i++) {
+    P[i] = pt(cases[i]["P"]);
+    Q[i] = pt(cases[i]["Q"]);
+    k[i] = fe<Fr>(cases[i]["k"]);
+    jP[i] = Jacobian<F>::from_affine(P[i]);
+    jQ[i] = Jacobian<F>::from_affine(Q[i]);
+    xP[i] = XYZZ<F>::from_affine(P[i]);
+    xQ[i] = XYZZ<F>::from_affine(Q[i]);
+  }
+  std::vector<Jacobian<F>> j(n);
+  std::vector<XYZZ<F>> x(n);
+  cuda::affine_neg(Q.data(), negQ.data(), n);
+  for (size_t i = 0; i < n; i++) jnegQ[i] = Jacobian<F>::from_affine(negQ[i]);
+  for (size_t i = 0; i < n; i++) EXPECT_EQ(negQ[i], -Q[i]) << "neg " << i;
+  {
+    std::vector<Affine<F>> negP(n);
+    cuda::affine_neg(P.data(), negP.data(), n);
+    for (size_t i = 0; i < n; i++) EXPECT_EQ(negP[i], pt(cases[i]["neg"])) << "neg " << i;
+  }
+  cuda::jacobian_add(jP.data(), jQ.data(), j.data(), n);
+  for (size_t i = 0; i < n; i++) EXPECT_EQ(j[i].to_affine(), pt(cases[i]["add"])) << "jacobian add " << i;
+  cuda::jacobian_add(jP.data(), jnegQ.data(), j.data(), n);
+  for (size_t i = 0; i < n; i++) EXPECT_EQ(j[i].to_affine(), pt(cases[i]["sub"])) << "jacobian sub " << i;
+  cuda::jacobian_add_affine(jP.data(), Q.data(), j.data(), n);
+  for (size_t i = 0; i < n; i++) EXPECT_EQ(j[i].to_affine(), pt(cases[i]["add"])) << "jacobian madd " << i;
+  cuda::jacobian_dbl(jP.data(), j.data(), n);
+  for (size_t i = 0; i < n; i++) EXPECT_EQ(j[i].to_affine(), pt(cases[i]["dbl"])) << "jacobian dbl " << i;
+  cuda::xyzz_add_affine(xP.data(), Q.data(), x.data(), n);
+  for (size_t i = 0; i < n; i++) EXPECT_EQ(x[i].to_affine(), pt(cases[i]["add"])) << "xyzz madd " << i;
+  cuda::xyzz_add(xP.data(), xQ.data(), x.data(), n);
+  for (size_t i = 0; i < n; i++) EXPECT_EQ(x[i].to_affine(), pt(cases[i]["add"])) << "xyzz add " << i;
+  cuda::xyzz_dbl(xP.data(), x.data(), n);
+  for (size_t i = 0; i < n; i++) EXPECT_EQ(x[i].to_affine(), pt(cases[i]["dbl"])) << "xyzz dbl " << i;
+  cuda::scalar_mul_batch(G.data(), k.data(), j.data(), n);
+  for (size_t i = 0; i < n; i++) EXPECT_EQ(j[i].to_affine(), P[i]) << "k·G " << i;
+}
+TEST(GpuNoble, G1) {
+  CUZK_REQUIRE_GPU();
+  check_group_vectors<Fp>("g1", g1);
+}
+TEST(GpuNoble, G2) {
+  CUZK_REQUIRE_GPU();
+  check_group_vectors<Fp2>("g2", g2);
+}
+
+// ---- random data vs the host -------------------------------------------------------------------------
+
+template <class F>
+void check_random_field(std::vector<F> a, std::vector<F> b) {
+  const size_t n = a.size();
+  // a few edge values mixed in
+  a[0] = F::zero();
+  b[1] = F::zero();
+  a[2] = -F::one();
+  b[2] = -F::one();
+  a[3] = b[3];
+  const FieldOp ops[] = {FieldOp::kAdd, FieldOp::kSub, FieldOp::kMul, FieldOp::kSqr, FieldOp::kNeg};
+  for (FieldOp op : ops) {
+    std::vector<F> out;
+    field_batch(op, a, b, out);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+      F e;
+      switch (op) {
+        case FieldOp::kAdd: e = a[i] + b[i]; break;
+        case FieldOp::kSub: e = a[i] - b[i]; break;
+        case FieldOp::kMul: e = a[i] * b[i]; break;
+        case FieldOp::kSqr: e = a[i].sqr(); break;
+        case FieldOp::kNeg: e = -a[i]; break;
+      }
+      bad += out[i] != e;
+    }
+    EXPECT_EQ(bad, 0u) << "op " << (int)op;
+  }
+}
+TEST(GpuRandom, Fp) {
+  CUZK_REQUIRE_GPU();
+  check_random_field(fast_random<Fp>(100000, 21), fast_random<Fp>(100000, 22));
+}
+TEST(GpuRandom, Fr) {
+  CUZK_REQUIRE_GPU();
+  check_random_field(fast_random<Fr>(100000, 23), fast_random<Fr>(100000, 24));
+}
+TEST(GpuRandom, Fp2) {
+  CUZK_REQUIRE_GPU();
+  auto x = fast_random<Fp>(200000, 25), y = fast_random<Fp>(200000, 26);
+  std::vector<Fp2> a(100000), b(100000);
+  for (size_t i = 0; i < a.size(); i++) {
+    a[i] = {x[2 * i], x[2 * i + 1]};
+    b[i] = {y[2 * i], y[2 * i + 1]};
+  }
+  check_random_field(a, b);
+}
+
+/// Points P_i = P_0 + i·Q (cheap to make), in Jacobian form with random Z.
+template <class F>
+void check_random_points(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Jacobian<F> p = Jacobian<F>::from_affine(random_point<F>(rng));
+  const Jacobian<F> q = Jacobian<F>::from_affine(random_point<F>(rng));
+  std::vector<Jacobian<F>> jp(n), jq(n);
+  for (size_t i = 0; i < n; i++) {
+    jp[i] = p;
+    p += q;
+  }
+  for (size_t i = 0; i < n; i++) jq[i] = jp[(i * 7 + 3) % n];
+  jq[0] = jp[0];                       // P + P
+  jq[1] = -jp[1];                      // P − P
+  jq[2] = Jacobian<F>::infinity();     // P + ∞
+  jp[3] = Jacobian<F>::infinity();     // ∞ + Q
+  auto aq = batch_to_affine(jq);
+  std::vector<XYZZ<F>> xp(n);
+  for (size_t i = 0; i < n; i++) {
+    // XYZZ with a non-trivial ZZ: from Jacobian (X, Y, Z) → (X, Y, Z², Z³)
+    xp[i] = jp[i].is_inf() ? XYZZ<F>::infinity() : XYZZ<F>{jp[i].X, jp[i].Y, jp[i].Z.sqr(), jp[i].Z.sqr() * jp[i].Z};
+  }
+  std::vector<Jacobian<F>> j(n);
+  std::vector<XYZZ<F>> x(n);
+  size_t bad = 0;
+  cuda::jacobian_add(jp.data(), jq.data(), j.data(), n);
+  for (size_t i = 0; i < n; i++) bad += !(j[i] == jp[i] + jq[i]);
+  EXPECT_EQ(bad, 0u) << "jacobian add";
+  bad = 0;
+  cuda::jacobian_add_affine(jp.data(), aq.data(), j.data(), n);
+  for (size_t i = 0; i < n; i++) bad += !(j[i] == jp[i].add_affine(aq[i]));
+  EXPECT_EQ(bad, 0u) << "jacobian madd";
+  bad = 0;
+  cuda::jacobian_dbl(jp.data(), j.data(), n);
+  for (size_t i = 0; i < n; i++) bad += !(j[i] == jp[i].dbl());
+  EXPECT_EQ(bad, 0u) << "jacobian dbl";
+  bad = 0;
+  cuda::xyzz_add_affine(xp.data(), aq.data(), x.data(), n);
+  for (size_t i = 0; i < n; i++) {
+    XYZZ<F> e = xp[i].add_affine(aq[i]);
+    bad += !(x[i].X == e.X && x[i].Y == e.Y && x[i].ZZ == e.ZZ && x[i].ZZZ == e.ZZZ);
+  }
+  EXPECT_EQ(bad, 0u) << "xyzz madd";
+  bad = 0;
+  cuda::xyzz_dbl(xp.data(), x.data(), n);
+  for (size_t i = 0; i < n; i++) {
+    XYZZ<F> e = xp[i].dbl();
+    bad += !(x[i].X == e.X && x[i].Y == e.Y && x[i].ZZ == e.ZZ && x[i].ZZZ == e.ZZZ);
+  }
+  EXPECT_EQ(bad, 0u) << "xyzz dbl";
+  // scalar multiplication on a subset (host side is slower)
+  const size_t m = n < 256 ? n : 256;
+  std::vector<Affine<F>> base(aq.begin(), aq.begin() + m);
+  std::vector<Fr> k(m);
+  for (auto& e : k) e = random_fe<Fr>(rng);
+  k[0] = Fr::zero();
+  k[1] = Fr::one();
+  k[2] = -Fr::one();
+  std::vector<Jacobian<F>> out(m);
+  cuda::scalar_mul_batch(base.data(), k.data(), out.data(), m);
+  bad = 0;
+  for (size_t i = 0; i < m; i++) bad += !(out[i] == cuzk::scalar_mul(base[i], k[i]));
+  EXPECT_EQ(bad, 0u) << "scalar mul";
+}
+TEST(GpuRandom, G1) {
+  CUZK_REQUIRE_GPU();
+  check_random_points<Fp>(4096, 31);
+}
+TEST(GpuRandom, G2) {
+  CUZK_REQUIRE_GPU();
+  check_random_points<Fp2>(1024, 32);
+}
+
+}  // namespace
+}  // namespace cuzk::test

@@ -1,0 +1,245 @@
+// GPU NTT: the pass algorithm emulated on the CPU (no GPU needed) against reference transforms, then the
+// device against host references for 2^1..2^24 and 2^27, both root conventions, forward / inverse /
+// coset, and the pointwise H kernels.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "cuda/gpu.hpp"
+#include "gpu_support.hpp"
+#include "ntt_emulator.hpp"
+#include "random.hpp"
+
+#if __has_include("ntt/ntt.hpp")
+#include "ntt/ntt.hpp"
+#define CUZK_HAVE_CPU_NTT 1
+#endif
+
+namespace cuzk::test {
+namespace {
+
+const RootConvention kConvs[] = {RootConvention::kGenerator7, RootConvention::kSnarkjs5};
+
+Fr snarkjs_shift(int L) { return root_of_unity(L + 1, RootConvention::kSnarkjs5); }
+
+// ---- CPU: emulated passes ----------------------------------------------------------------------------
+
+TEST(GpuNttEmulated, ReferenceMatchesDefinition) {
+  for (int L = 1; L <= 7; L++) {
+    auto x = fast_random<Fr>(size_t{1} << L, 100 + L);
+    for (auto conv : kConvs) {
+      Fr w = root_of_unity(L, conv);
+      auto r = x;
+      ref_transform(r, L, conv, false, false);
+      EXPECT_EQ(r, naive_dft(x, w)) << L;
+      ref_transform(r, L, conv, true, false);
+      EXPECT_EQ(r, x) << L;
+    }
+  }
+}
+
+TEST(GpuNttEmulated, AllModesUpTo2p14) {
+  for (int L = 3; L <= 14; L++)
+    for (auto conv : kConvs)
+      for (int mode = 0; mode < 4; mode++) {
+        const bool inv = mode & 1, coset = mode & 2;
+        const Fr shift = conv == RootConvention::kSnarkjs5 ? snarkjs_shift(L) : Fr::from_u64(7);
+        auto x = fast_random<Fr>(size_t{1} << L, 1000 * L + mode);
+        auto ref = x;
+        ref_transform(ref, L, conv, inv, coset, shift);
+        emulate_ntt(x, L, conv, inv, coset, shift);
+        EXPECT_EQ(x, ref) << "L=" << L << " mode=" << mode << " conv=" << (int)conv;
+      }
+}
+
+TEST(GpuNttEmulated, ThreePassShape) {
+  // the smallest three-pass size, forward and inverse coset
+  const int L = 21;
+  auto x = fast_random<Fr>(size_t{1} << L, 77);
+  auto ref = x;
+  ref_transform(ref, L, RootConvention::kGenerator7, false, true, Fr::from_u64(7));
+  emulate_ntt(x, L, RootConvention::kGenerator7, false, true, Fr::from_u64(7));
+  EXPECT_EQ(x, ref);
+}
+
+// ---- device -------------------------------------------------------------------------------------------
+
+/// Parallel iterative radix-2 NTT for large references (threads over butterfly groups).
+void par_ref_ntt(std::vector<Fr>& a, const Fr& w) {
+  const size_t n = a.size();
+  int L = 0;
+  while ((size_t{1} << L) < n) L++;
+  unsigned T = std::thread::hardware_concurrency();
+  if (T == 0) T = 4;
+  auto par = [&](size_t count, auto&& fn) {
+    std::vector<std::thread> th;
+    const size_t chunk = (count + T - 1) / T;
+    for (unsigned t = 0; t < T; t++) {
+      const size_t b = t * chunk, e = std::min(count, b + chunk);
+      if (b < e) th.emplace_back([&, b, e] { fn(b, e); });
+    }
+    for (auto& x : th) x.join();
+  };
+  par(n, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; i++) {
+      size_t j = nd::bitrev((uint32_t)i, L);
+      if (i < j) std::swap(a[i], a[j]);
+    }
+  });
+  // tw[j] = w^j for j < n/2, in parallel chunks
+  std::vector<Fr> tw(std::max<size_t>(n / 2, 1));
+  par(tw.size(), [&](size_t b, size_t e) {
+    const uint64_t eb = b;
+    Fr x = w.pow(&eb, 1);
+    for (size_t j = b; j < e; j++) {
+      tw[j] = x;
+      x = x * w;
+    }
+  });
+  for (size_t len = 2; len <= n; len <<= 1) {
+    const size_t h = len / 2, stride = n / len;
+    par(n / 2, [&](size_t b, size_t e) {
+      for (size_t k = b; k < e; k++) {
+        const size_t grp = k / h, j = k % h, i = grp * len + j;
+        Fr u = a[i], v = a[i + h] * tw[j * stride];
+        a[i] = u + v;
+        a[i + h] = u - v;
+      }
+    });
+  }
+}
+
+/// GPU transform of x (copied) in the given mode.
+std::vector<Fr> gpu_transform(cuda::GpuNtt& g, const std::vector<Fr>& x, bool inv, bool coset, const Fr& shift) {
+  cuda::DeviceFrVec d(x.size());
+  d.upload(x);
+  if (!inv && !coset) g.forward(d);
+  if (inv && !coset) g.inverse(d);
+  if (!inv && coset) g.coset_forward(d, shift);
+  if (inv && coset) g.coset_inverse(d, shift);
+  return d.download();
+}
+
+size_t count_diff(const std::vector<Fr>& a, const std::vector<Fr>& b) {
+  size_t d = 0;
+  for (size_t i = 0; i < a.size(); i++) d += a[i] != b[i];
+  return d + (a.size() != b.size());
+}
+
+TEST(GpuNtt, AllModesSmallSizes) {
+  CUZK_REQUIRE_GPU();
+  for (int L = 1; L <= 16; L++)
+    for (auto conv : kConvs) {
+      cuda::GpuNtt g(L, conv);
+      for (int mode = 0; mode < 4; mode++) {
+        const bool inv = mode & 1, coset = mode & 2;
+        const Fr shift = conv == RootConvention::kSnarkjs5 ? snarkjs_shift(L) : Fr::from_u64(7);
+        auto x = fast_random<Fr>(size_t{1} << L, 31 * L + mode);
+        auto ref = x;
+        ref_transform(ref, L, conv, inv, coset, shift);
+        EXPECT_EQ(count_diff(gpu_transform(g, x, inv, coset, shift), ref), 0u)
+            << "L=" << L << " mode=" << mode << " conv=" << (int)conv;
+      }
+    }
+}
+
+void check_large(int L, RootConvention conv, bool all_modes) {
+  const size_t n = size_t{1} << L;
+  cuda::GpuNtt g(L, conv);
+  auto x = fast_random<Fr>(n, 500 + L);
+  cuda::DeviceFrVec d(n);
+  d.upload(x);
+  g.forward(d);
+  auto got = d.download();
+  auto ref = x;
+  par_ref_ntt(ref, root_of_unity(L, conv));
+  EXPECT_EQ(count_diff(got, ref), 0u) << "forward L=" << L;
+  g.inverse(d);
+  EXPECT_EQ(count_diff(d.download(), x), 0u) << "round trip L=" << L;
+  if (all_modes) {
+    const Fr shift = conv == RootConvention::kSnarkjs5 ? snarkjs_shift(L) : Fr::from_u64(7);
+    d.upload(x);
+    g.coset_forward(d, shift);
+    auto c = d.download();
+    auto sx = x;
+    Fr s = Fr::one();
+    for (auto& e : sx) {
+      e = e * s;
+      s = s * shift;
+    }
+    par_ref_ntt(sx, root_of_unity(L, conv));
+    EXPECT_EQ(count_diff(c, sx), 0u) << "coset forward L=" << L;
+    g.coset_inverse(d, shift);
+    EXPECT_EQ(count_diff(d.download(), x), 0u) << "coset round trip L=" << L;
+  }
+}
+
+TEST(GpuNtt, LargeSizes17To24) {
+  CUZK_REQUIRE_GPU();
+  for (int L = 17; L <= 24; L++) check_large(L, L % 2 ? RootConvention::kSnarkjs5 : RootConvention::kGenerator7, L >= 20);
+}
+
+TEST(GpuNtt, Size2p27) {
+  CUZK_REQUIRE_GPU();
+  check_large(27, RootConvention::kGenerator7, false);
+}
+
+#ifdef CUZK_HAVE_CPU_NTT
+TEST(GpuNtt, MatchesCpuNtt) {
+  CUZK_REQUIRE_GPU();
+  ThreadPool pool;
+  for (int L : {12, 20}) {
+    for (auto conv : kConvs) {
+      Domain dom(L, conv);
+      auto x = fast_random<Fr>(size_t{1} << L, 900 + L);
+      auto cpu = x;
+      ntt(dom, std::span<Fr>(cpu), pool);
+      cuda::GpuNtt g(L, conv);
+      EXPECT_EQ(count_diff(gpu_transform(g, x, false, false, Fr::one()), cpu), 0u) << L;
+      const Fr shift = coset_shift_snarkjs(L);
+      cpu = x;
+      coset_ntt(dom, std::span<Fr>(cpu), shift, pool);
+      EXPECT_EQ(count_diff(gpu_transform(g, x, false, true, shift), cpu), 0u) << L;
+    }
+  }
+}
+#endif
+
+TEST(GpuNtt, PointwiseH) {
+  CUZK_REQUIRE_GPU();
+  const size_t n = 100003;
+  auto a = fast_random<Fr>(n, 1), b = fast_random<Fr>(n, 2), c = fast_random<Fr>(n, 3);
+  cuda::DeviceFrVec da(n), db(n), dc(n), out(n);
+  da.upload(a);
+  db.upload(b);
+  dc.upload(c);
+  cuda::fr_mul_sub(da, db, dc, out);
+  auto h = out.download();
+  const Fr s = Fr::from_u64(12345).inverse();
+  cuda::fr_mul_sub_scale(da, db, dc, s, out);
+  auto hs = out.download();
+  cuda::fr_scale(da, s);
+  auto as = da.download();
+  size_t bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    const Fr e = a[i] * b[i] - c[i];
+    bad += h[i] != e;
+    bad += hs[i] != e * s;
+    bad += as[i] != a[i] * s;
+  }
+  EXPECT_EQ(bad, 0u);
+  cuda::DeviceFrVec wrong(n - 1);
+  EXPECT_THROW(cuda::fr_mul_sub(da, db, dc, wrong), Error);
+}
+
+TEST(GpuNtt, RejectsBadArguments) {
+  CUZK_REQUIRE_GPU();
+  EXPECT_THROW(cuda::GpuNtt(0, RootConvention::kGenerator7), Error);
+  EXPECT_THROW(cuda::GpuNtt(29, RootConvention::kGenerator7), Error);
+  cuda::GpuNtt g(4, RootConvention::kGenerator7);
+  cuda::DeviceFrVec v(8);
+  EXPECT_THROW(g.forward(v), Error);
+}
+
+}  // namespace
+}  // namespace cuzk::test

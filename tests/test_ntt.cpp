@@ -1,0 +1,244 @@
+// CPU NTT (src/ntt) against a naive O(n²) DFT in both root conventions, round trips, cosets, thread-count
+// independence and edge inputs; plus the ThreadPool it runs on.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <vector>
+
+#include "ntt/ntt.hpp"
+#include "random.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::test {
+namespace {
+
+constexpr RootConvention kConvs[] = {RootConvention::kGenerator7, RootConvention::kSnarkjs5};
+
+std::vector<Fr> random_vec(size_t n, std::mt19937_64& rng) {
+  std::vector<Fr> v(n);
+  for (auto& x : v) x = random_fe<Fr>(rng);
+  return v;
+}
+
+// out[i] = scale · Σ_k in[k]·(shift·w^i)^k.
+std::vector<Fr> naive_eval(const std::vector<Fr>& in, const Fr& w, const Fr& shift, const Fr& scale) {
+  const size_t n = in.size();
+  std::vector<Fr> out(n);
+  Fr x = shift;  // shift·w^i
+  for (size_t i = 0; i < n; i++) {
+    Fr acc = Fr::zero(), p = Fr::one();
+    for (size_t k = 0; k < n; k++) {
+      acc += in[k] * p;
+      p *= x;
+    }
+    out[i] = acc * scale;
+    x *= w;
+  }
+  return out;
+}
+
+// Naive inverse of the coset transform: in[k] = n⁻¹·shift^(−k)·Σ_i out[i]·w^(−ik).
+std::vector<Fr> naive_coset_inverse(const std::vector<Fr>& vals, const Fr& w, const Fr& shift) {
+  const size_t n = vals.size();
+  auto c = naive_eval(vals, w.inverse(), Fr::one(), Fr::from_u64(n).inverse());
+  Fr si = shift.inverse(), p = Fr::one();
+  for (auto& x : c) {
+    x *= p;
+    p *= si;
+  }
+  return c;
+}
+
+TEST(NttNaive, ForwardAndInverseMatchDftBothConventions) {
+  ThreadPool pool(2);
+  std::mt19937_64 rng(101);
+  for (auto conv : kConvs)
+    for (int log_n = 1; log_n <= 8; log_n++) {
+      Domain d(log_n, conv);
+      const size_t n = d.size();
+      ASSERT_EQ(d.omega(), root_of_unity(log_n, conv));
+      ASSERT_EQ(d.omega() * d.omega_inv(), Fr::one());
+      ASSERT_EQ(d.n_inv() * Fr::from_u64(n), Fr::one());
+      auto x = random_vec(n, rng);
+      auto y = x;
+      ntt(d, y, pool);
+      EXPECT_EQ(y, naive_eval(x, d.omega(), Fr::one(), Fr::one())) << "log_n " << log_n;
+      auto z = x;
+      intt(d, z, pool);
+      EXPECT_EQ(z, naive_eval(x, d.omega_inv(), Fr::one(), d.n_inv())) << "log_n " << log_n;
+    }
+}
+
+TEST(NttCoset, MatchesNaiveForGeneratorAndSnarkjsShift) {
+  ThreadPool pool(2);
+  std::mt19937_64 rng(102);
+  for (auto conv : kConvs)
+    for (int log_n = 1; log_n <= 7; log_n++) {
+      Domain d(log_n, conv);
+      const Fr shifts[] = {Fr::from_u64(7), coset_shift_snarkjs(log_n), random_fe<Fr>(rng)};
+      for (const Fr& g : shifts) {
+        auto x = random_vec(d.size(), rng);
+        auto y = x;
+        coset_ntt(d, y, g, pool);
+        EXPECT_EQ(y, naive_eval(x, d.omega(), g, Fr::one())) << "log_n " << log_n;
+        auto z = x;
+        coset_intt(d, z, g, pool);
+        EXPECT_EQ(z, naive_coset_inverse(x, d.omega(), g)) << "log_n " << log_n;
+      }
+    }
+}
+
+TEST(NttCoset, SnarkjsShiftIsOddCoset) {
+  for (int log_n = 0; log_n <= 31; log_n++) {
+    Fr g = coset_shift_snarkjs(log_n);
+    uint64_t n = uint64_t{1} << log_n;
+    EXPECT_EQ(g.pow(&n, 1), -Fr::one()) << log_n;  // g^n = −1: g is a primitive 2n-th root
+    EXPECT_EQ(g.sqr(), root_of_unity(log_n, RootConvention::kSnarkjs5));
+  }
+  EXPECT_THROW(coset_shift_snarkjs(32), Error);
+}
+
+TEST(NttRoundTrip, RandomSizesUpTo2to16) {
+  ThreadPool pool(2);
+  std::mt19937_64 rng(103);
+  for (int log_n : {9, 11, 12, 13, 14, 16})
+    for (auto conv : kConvs) {
+      Domain d(log_n, conv);
+      auto x = random_vec(d.size(), rng);
+      auto y = x;
+      ntt(d, y, pool);
+      EXPECT_NE(y, x);
+      intt(d, y, pool);
+      EXPECT_EQ(y, x) << "ntt→intt log_n " << log_n;
+      intt(d, y, pool);
+      ntt(d, y, pool);
+      EXPECT_EQ(y, x) << "intt→ntt log_n " << log_n;
+      Fr g = conv == RootConvention::kSnarkjs5 ? coset_shift_snarkjs(log_n) : Fr::from_u64(7);
+      coset_ntt(d, y, g, pool);
+      coset_intt(d, y, g, pool);
+      EXPECT_EQ(y, x) << "coset log_n " << log_n;
+    }
+}
+
+// Spot check a transform bigger than the in-cache block size against single naive evaluations.
+TEST(NttNaive, LargeDomainSpotValues) {
+  ThreadPool pool(2);
+  std::mt19937_64 rng(104);
+  Domain d(15, RootConvention::kGenerator7);
+  auto x = random_vec(d.size(), rng);
+  auto y = x;
+  ntt(d, y, pool);
+  for (size_t i : {size_t{0}, size_t{1}, size_t{4097}, d.size() / 2, d.size() - 1}) {
+    Fr w = d.omega().pow_u64(i), acc = Fr::zero(), p = Fr::one();
+    for (size_t k = 0; k < d.size(); k++) {
+      acc += x[k] * p;
+      p *= w;
+    }
+    EXPECT_EQ(y[i], acc) << i;
+  }
+}
+
+TEST(NttThreads, OneAndTwoThreadsIdentical) {
+  ThreadPool p1(1), p2(2);
+  std::mt19937_64 rng(105);
+  for (int log_n : {3, 12, 14}) {
+    Domain d(log_n, RootConvention::kSnarkjs5);
+    auto x = random_vec(d.size(), rng);
+    auto a = x, b = x;
+    ntt(d, a, p1);
+    ntt(d, b, p2);
+    EXPECT_EQ(a, b);
+    Fr g = coset_shift_snarkjs(log_n);
+    coset_intt(d, a, g, p1);
+    coset_intt(d, b, g, p2);
+    EXPECT_EQ(a, b);
+  }
+}
+
+TEST(NttEdge, ZeroDeltaOnes) {
+  ThreadPool pool(2);
+  for (int log_n : {1, 5, 13}) {
+    Domain d(log_n, RootConvention::kGenerator7);
+    const size_t n = d.size();
+    std::vector<Fr> v(n, Fr::zero());
+    ntt(d, v, pool);
+    EXPECT_EQ(v, std::vector<Fr>(n, Fr::zero()));
+    intt(d, v, pool);
+    EXPECT_EQ(v, std::vector<Fr>(n, Fr::zero()));
+    // δ₀ (the constant polynomial 1) → all ones; all ones → n·δ₀
+    v[0] = Fr::one();
+    ntt(d, v, pool);
+    EXPECT_EQ(v, std::vector<Fr>(n, Fr::one()));
+    ntt(d, v, pool);
+    std::vector<Fr> nd(n, Fr::zero());
+    nd[0] = Fr::from_u64(n);
+    EXPECT_EQ(v, nd);
+    // intt of all ones is δ₀
+    std::vector<Fr> ones(n, Fr::one()), delta(n, Fr::zero());
+    delta[0] = Fr::one();
+    intt(d, ones, pool);
+    EXPECT_EQ(ones, delta);
+    // X (δ₁) → ω^i
+    std::vector<Fr> x(n, Fr::zero());
+    x[1] = Fr::one();
+    ntt(d, x, pool);
+    for (size_t i = 0; i < n; i++) ASSERT_EQ(x[i], d.omega().pow_u64(i)) << i;
+  }
+}
+
+TEST(NttDomain, RejectsBadArguments) {
+  EXPECT_THROW(Domain(0, RootConvention::kGenerator7), Error);
+  EXPECT_THROW(Domain(29, RootConvention::kGenerator7), Error);
+  ThreadPool pool(1);
+  Domain d(4, RootConvention::kGenerator7);
+  EXPECT_EQ(d.twiddles().size(), 8u);
+  std::vector<Fr> v(8);
+  EXPECT_THROW(ntt(d, v, pool), Error);
+  EXPECT_THROW(intt(d, v, pool), Error);
+  std::vector<Fr> w(16);
+  EXPECT_THROW(coset_intt(d, w, Fr::zero(), pool), Error);
+}
+
+TEST(NttThreadPool, CoversRangeOnceAndRethrows) {
+  for (unsigned t : {1u, 2u, 3u}) {
+    ThreadPool pool(t);
+    EXPECT_EQ(pool.size(), t);
+    for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{1000}}) {
+      for (size_t grain : {size_t{0}, size_t{1}, size_t{3}}) {
+        std::vector<std::atomic<int>> hits(n);
+        pool.parallel_for(
+            n,
+            [&](size_t b, size_t e) {
+              EXPECT_LT(b, e);
+              if (grain) {
+                EXPECT_LE(e - b, grain);
+              }
+              for (size_t i = b; i < e; i++) hits[i]++;
+            },
+            grain);
+        for (size_t i = 0; i < n; i++) ASSERT_EQ(hits[i].load(), 1) << n << " " << i;
+      }
+    }
+    EXPECT_THROW(pool.parallel_for(
+                     100,
+                     [](size_t b, size_t) {
+                       if (b >= 50) throw std::runtime_error("boom");
+                     },
+                     1),
+                 std::runtime_error);
+    // nested parallel_for runs inline; the pool stays usable after an exception
+    std::atomic<int> total{0};
+    pool.parallel_for(
+        4,
+        [&](size_t, size_t) {
+          pool.parallel_for(10, [&](size_t b, size_t e) { total += (int)(e - b); });
+        },
+        1);
+    EXPECT_EQ(total.load(), 40);
+  }
+  EXPECT_GE(ThreadPool(0).size(), 1u);
+}
+
+}  // namespace
+}  // namespace cuzk::test
