@@ -55,12 +55,15 @@ void check_all_configs(const std::vector<Affine<F>>& b, const std::vector<Fr>& s
                        const Jacobian<F>& expect, const char* what) {
   EXPECT_EQ(msm<F>(b, s, pool), expect) << what << " default";
   EXPECT_EQ(msm_split01<F>(b, s, pool), expect) << what << " split01";
-  const std::vector<int> windows = std::is_same_v<F, Fp> ? std::vector<int>{1, 3, 8, 13} : std::vector<int>{2, 7};
+  // (batch-affine with tiny windows is correct but slow: one inversion per couple of additions)
+  const bool g1 = std::is_same_v<F, Fp>;
   for (MsmBuckets m : {MsmBuckets::kXyzz, MsmBuckets::kBatchAffine})
-    for (int c : windows)
+    for (int c : m == MsmBuckets::kXyzz ? (g1 ? std::vector<int>{1, 4, 10} : std::vector<int>{1, 7})
+                                        : (g1 ? std::vector<int>{3, 6, 10} : std::vector<int>{3, 7}))
       for (bool split : {false, true})
         EXPECT_EQ(msm<F>(b, s, pool, config(c, m, split)), expect)
-            << what << " c=" << c << " batch-affine=" << (m == MsmBuckets::kBatchAffine) << " split=" << split;
+            << what << " c=" << c << " batch-affine=" << (m == MsmBuckets::kBatchAffine)
+            << " split=" << split;
 }
 
 template <class F>
@@ -144,7 +147,7 @@ void skewed(uint64_t seed) {
 TEST(MsmSkewed, G1) { skewed<Fp>(203); }
 TEST(MsmSkewed, G2) { skewed<Fp2>(204); }
 
-// Many equal scalars in large windows: stresses batch collisions and the XYZZ overflow buckets.
+// Mostly equal scalars: every batch collides on the same buckets, exercising the XYZZ overflow buckets.
 TEST(MsmSkewed, G1EqualScalarsLargeWindow) {
   ThreadPool pool(2);
   std::mt19937_64 rng(205);
@@ -156,7 +159,7 @@ TEST(MsmSkewed, G1EqualScalarsLargeWindow) {
   auto expect = naive(b, s);
   EXPECT_EQ(msm<Fp>(b, s, pool), expect);
   EXPECT_EQ(msm<Fp>(b, s, pool, config(12, MsmBuckets::kBatchAffine)), expect);
-  EXPECT_EQ(msm<Fp>(b, s, pool, config(16, MsmBuckets::kBatchAffine)), expect);
+  EXPECT_EQ(msm<Fp>(b, s, pool, config(8, MsmBuckets::kBatchAffine)), expect);
 }
 
 TEST(MsmThreads, OneAndTwoThreadsEqual) {

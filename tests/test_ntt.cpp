@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "ntt/ntt.hpp"
@@ -230,14 +231,24 @@ TEST(NttThreadPool, CoversRangeOnceAndRethrows) {
     // nested parallel_for runs inline; the pool stays usable after an exception
     std::atomic<int> total{0};
     pool.parallel_for(
-        4,
-        [&](size_t, size_t) {
-          pool.parallel_for(10, [&](size_t b, size_t e) { total += (int)(e - b); });
-        },
+        4, [&](size_t, size_t) { pool.parallel_for(10, [&](size_t b, size_t e) { total += (int)(e - b); }); },
         1);
     EXPECT_EQ(total.load(), 40);
   }
   EXPECT_GE(ThreadPool(0).size(), 1u);
+}
+
+TEST(NttThreadPool, ConcurrentCallersAreSerialized) {
+  ThreadPool pool(2);
+  std::atomic<long> total{0};
+  auto caller = [&] {
+    for (int r = 0; r < 50; r++)
+      pool.parallel_for(1000, [&](size_t b, size_t e) { total += (long)(e - b); });
+  };
+  std::thread t1(caller), t2(caller);
+  t1.join();
+  t2.join();
+  EXPECT_EQ(total.load(), 2 * 50 * 1000);
 }
 
 }  // namespace

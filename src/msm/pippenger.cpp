@@ -55,12 +55,20 @@ struct Costs;
 template <>
 struct Costs<Fp> {
   static constexpr double kInverse = 500;  // Fermat: 381 squarings + ~190 products
+  static constexpr double kMiss = 2.5;     // a bucket access that misses the caches (~100 ns)
 };
 template <>
 struct Costs<Fp2> {
   static constexpr double kInverse = 170;  // norm + one Fp inversion, in Fp2 products (≈ 3.5 Fp each)
+  static constexpr double kMiss = 0.7;
 };
-constexpr double kXyzzMadd = 10, kXyzzAdd = 14, kAffineAdd = 6.5;
+// Costs in multiplications. Per point: an XYZZ mixed addition is 10 products, a batch-affine addition 6;
+// kXyzzPoint and kAffinePoint also count what measurements on a 2-core EPYC showed besides them (digits,
+// bucket state, subtractions, memory). Per bucket, the running sum costs one mixed and one full addition.
+constexpr double kXyzzPoint = 12, kAffinePoint = 9, kXyzzMadd = 10, kXyzzAdd = 14;
+// Bucket arrays above this size no longer stay in cache: every point pays kMiss. Windows whose bucket array
+// would exceed kMaxBucketBytes are not planned (each running task holds one).
+constexpr double kCachedBucketBytes = 8 << 20, kMaxBucketBytes = 32 << 20;
 
 /// Batch size of the batch-affine accumulation for nb buckets: minimizes inversion/K + collisions (a point
 /// whose bucket is already in the batch costs an XYZZ add instead: ≈ 2K/nb extra per point).
@@ -70,28 +78,55 @@ size_t batch_size(size_t nb) {
   return (size_t)std::clamp(k, 16.0, 4096.0);
 }
 
-/// Number of point ranges each window is split into, so that windows × parts keeps the pool busy.
-size_t num_parts(int windows, unsigned threads, size_t n) {
-  if (threads <= 1) return 1;
-  size_t parts = (size_t)windows >= 4 * (size_t)threads ? 1 : (4 * threads + windows - 1) / windows;
-  return std::max<size_t>(1, std::min(parts, n / 64));
-}
+/// A full plan: window, bucket method, and the number of point ranges ("parts") each window is split
+/// into so that windows × parts tasks keep the pool busy.
+struct Plan {
+  int c;
+  MsmBuckets method;
+  size_t parts;
+  double cost;  // estimated makespan in field multiplications
+};
 
+/// Makespan of c-bit windows with `method` and `parts` parts on `threads` threads: the tasks
+/// (windows × parts, equal sizes) run in ⌈tasks / threads⌉ rounds.
 template <class F>
-double plan_cost(size_t n, unsigned threads, int c, MsmBuckets method) {
-  const int W = num_windows(c);
-  const size_t parts = num_parts(W, threads, n);
+double plan_cost(size_t n, unsigned threads, int c, MsmBuckets method, size_t parts) {
+  const size_t W = (size_t)num_windows(c);
   const double np = std::ceil((double)n / (double)parts) * (1.0 - std::ldexp(1.0, -c));
   const double nb = std::ldexp(1.0, c - 1);
-  double per_window;
+  double per_task;
   if (method == MsmBuckets::kXyzz) {
-    per_window = np * kXyzzMadd + nb * 2 * kXyzzAdd;
+    const double miss = nb * sizeof(XYZZ<F>) > kCachedBucketBytes ? Costs<F>::kMiss : 0;
+    per_task = np * (kXyzzPoint + miss) + nb * 2 * kXyzzAdd;
   } else {
     const double k = std::min((double)batch_size<F>((size_t)nb), std::max(np, 1.0));
-    per_window = np * (kAffineAdd + 2 * k / nb) + std::ceil(np / k) * Costs<F>::kInverse +
-                 nb * (kXyzzMadd + kXyzzAdd);
+    const double miss = nb * sizeof(Affine<F>) > kCachedBucketBytes ? Costs<F>::kMiss : 0;
+    per_task = np * (kAffinePoint + miss + 2 * k / nb) + std::ceil(np / k) * Costs<F>::kInverse +
+               nb * (kXyzzMadd + kXyzzAdd);
   }
-  return (double)W * (double)parts * per_window;
+  const size_t tasks = W * parts;
+  return (double)((tasks + threads - 1) / threads) * per_task;
+}
+
+/// The cheapest plan; c_fixed = 0 and method_fixed = kAuto leave those free.
+template <class F>
+Plan best_plan(size_t n, unsigned threads, int c_fixed, MsmBuckets method_fixed) {
+  threads = std::max(1u, threads);
+  Plan best{1, MsmBuckets::kXyzz, 1, std::numeric_limits<double>::infinity()};
+  for (int c = 1; c <= kMaxWindow; c++) {
+    if (c_fixed ? c != c_fixed : std::ldexp((double)sizeof(Affine<F>), c - 1) > kMaxBucketBytes) continue;
+    const size_t W = (size_t)num_windows(c);
+    // parts up to about eight tasks per thread, with at least 64 points per part
+    const size_t max_parts = std::max<size_t>(1, std::min((8 * threads + W - 1) / W, n / 64));
+    for (MsmBuckets m : {MsmBuckets::kXyzz, MsmBuckets::kBatchAffine}) {
+      if (method_fixed != MsmBuckets::kAuto && m != method_fixed) continue;
+      for (size_t parts = 1; parts <= max_parts; parts++) {
+        const double cost = plan_cost<F>(n, threads, c, m, parts);
+        if (cost < best.cost) best = {c, m, parts, cost};
+      }
+    }
+  }
+  return best;
 }
 
 // ---- the points that go through buckets ------------------------------------------------------------
@@ -157,8 +192,13 @@ class BatchAffineWindow {
         bk_[j] = point(i, neg);
         st = kFree;
       } else if (st == batch_) {
-        if (over_.empty()) over_.assign(nb_, XYZZ<F>::infinity());
-        over_[j] = over_[j].add_affine(point(i, neg));
+        if (over_slot_.empty()) over_slot_.assign(nb_, 0);
+        uint32_t& slot = over_slot_[j];
+        if (slot == 0) {
+          over_.push_back(XYZZ<F>::infinity());
+          slot = (uint32_t)over_.size();
+        }
+        over_[slot - 1] = over_[slot - 1].add_affine(point(i, neg));
       } else {
         st = batch_;
         pend_.push_back({j, (uint32_t)i, (uint8_t)neg, kAdd});
@@ -169,7 +209,7 @@ class BatchAffineWindow {
     XYZZ<F> sum = XYZZ<F>::infinity(), acc = XYZZ<F>::infinity();
     for (size_t j = nb_; j-- > 0;) {
       if (state_[j] != kEmpty) sum = sum.add_affine(bk_[j]);
-      if (!over_.empty()) sum += over_[j];
+      if (!over_slot_.empty() && over_slot_[j]) sum += over_[over_slot_[j] - 1];
       acc += sum;
     }
     return acc;
@@ -182,6 +222,15 @@ class BatchAffineWindow {
     uint32_t bucket, point;
     uint8_t neg, kind;
   };
+
+  // Buckets are touched in random order: fetch the cache lines of the ones a few entries ahead.
+  static constexpr size_t kAhead = 4;
+  void prefetch_bucket(uint32_t j) const {
+    const char* p = reinterpret_cast<const char*>(&bk_[j]);
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+    if constexpr (sizeof(Affine<F>) > 128) __builtin_prefetch(p + 128);
+  }
 
   Affine<F> point(size_t i, uint32_t neg) const {
     const Affine<F>& p = in_.base(i);
@@ -198,7 +247,7 @@ class BatchAffineWindow {
     if (k == 0) return;
     F acc = F::one();
     for (size_t t = 0; t < k; t++) {
-      if (t + 4 < k) __builtin_prefetch(&bk_[pend_[t + 4].bucket]);
+      if (t + kAhead < k) prefetch_bucket(pend_[t + kAhead].bucket);
       Pending& pe = pend_[t];
       const Affine<F>& p = in_.base(pe.point);
       const Affine<F>& bkt = bk_[pe.bucket];
@@ -215,7 +264,7 @@ class BatchAffineWindow {
     }
     F inv = acc.inverse();
     for (size_t t = k; t-- > 0;) {
-      if (t >= 4) __builtin_prefetch(&bk_[pend_[t - 4].bucket]);
+      if (t >= kAhead) prefetch_bucket(pend_[t - kAhead].bucket);
       const Pending& pe = pend_[t];
       const Affine<F>& p = in_.base(pe.point);
       Affine<F>& bkt = bk_[pe.bucket];
@@ -250,8 +299,9 @@ class BatchAffineWindow {
   const int w_, c_;
   const size_t nb_, k_;
   std::vector<Affine<F>> bk_;
-  std::vector<uint32_t> state_;  // kEmpty, kFree, or the batch number while in that batch
-  std::vector<XYZZ<F>> over_;    // collisions within a batch (allocated on first use)
+  std::vector<uint32_t> state_;      // kEmpty, kFree, or the batch number while in that batch
+  std::vector<uint32_t> over_slot_;  // bucket → 1 + index into over_, 0 if none (allocated on first use)
+  std::vector<XYZZ<F>> over_;        // XYZZ sums of the points that found their bucket busy in the batch
   std::vector<Pending> pend_;
   std::vector<F> prefix_;
   uint32_t batch_ = 1;
@@ -262,13 +312,13 @@ class BatchAffineWindow {
 template <class F>
 XYZZ<F> pippenger(const Tail<F>& in, ThreadPool& pool, const MsmConfig& cfg) {
   if (in.n == 0) return XYZZ<F>::infinity();
-  MsmConfig plan = msm_plan<F>(in.n, pool.size());
-  const int c = cfg.window_bits ? cfg.window_bits : plan.window_bits;
-  if (c < 1 || c > kMaxWindow)
-    throw Error(ErrorCode::kInvalidArgument, "msm: window_bits must be in 1..20, got " + std::to_string(c));
-  const MsmBuckets method = cfg.buckets != MsmBuckets::kAuto ? cfg.buckets : plan.buckets;
-  const int W = num_windows(c);
-  const size_t parts = num_parts(W, pool.size(), in.n);
+  if (cfg.window_bits < 0 || cfg.window_bits > kMaxWindow)
+    throw Error(ErrorCode::kInvalidArgument,
+                "msm: window_bits must be in 1..20 (or 0), got " + std::to_string(cfg.window_bits));
+  const Plan plan = best_plan<F>(in.n, pool.size(), cfg.window_bits, cfg.buckets);
+  const int c = plan.c, W = num_windows(c);
+  const MsmBuckets method = plan.method;
+  const size_t parts = plan.parts;
   std::vector<XYZZ<F>> res((size_t)W * parts, XYZZ<F>::infinity());
   pool.parallel_for(
       res.size(),
@@ -299,18 +349,11 @@ XYZZ<F> pippenger(const Tail<F>& in, ThreadPool& pool, const MsmConfig& cfg) {
 
 template <class F>
 MsmConfig msm_plan(size_t n, unsigned threads) {
-  MsmConfig best;
-  double best_cost = std::numeric_limits<double>::infinity();
-  for (int c = 1; c <= kMaxWindow; c++)
-    for (MsmBuckets m : {MsmBuckets::kXyzz, MsmBuckets::kBatchAffine}) {
-      const double cost = plan_cost<F>(n, threads, c, m);
-      if (cost < best_cost) {
-        best_cost = cost;
-        best.window_bits = c;
-        best.buckets = m;
-      }
-    }
-  return best;
+  const Plan p = best_plan<F>(n, threads, 0, MsmBuckets::kAuto);
+  MsmConfig cfg;
+  cfg.window_bits = p.c;
+  cfg.buckets = p.method;
+  return cfg;
 }
 
 template <class F>
@@ -318,8 +361,8 @@ Jacobian<F> msm(std::span<const Affine<F>> bases, std::span<const Fr> scalars, T
                 const MsmConfig& cfg) {
   const size_t n = bases.size();
   if (scalars.size() != n)
-    throw Error(ErrorCode::kInvalidArgument, "msm: " + std::to_string(n) + " bases but " +
-                                                 std::to_string(scalars.size()) + " scalars");
+    throw Error(ErrorCode::kInvalidArgument,
+                "msm: " + std::to_string(n) + " bases but " + std::to_string(scalars.size()) + " scalars");
   if (n >= (size_t{1} << 32)) throw Error(ErrorCode::kInvalidArgument, "msm: more than 2^32 − 1 points");
   if (n == 0) return Jacobian<F>::infinity();
 

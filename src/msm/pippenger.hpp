@@ -27,9 +27,12 @@ enum class MsmBuckets {
 
 /// Tuning knobs of msm; the defaults are what production uses. Tests and benchmarks override them.
 struct MsmConfig {
-  int window_bits = 0;                    ///< Pippenger window c in 1..20; 0 picks c by the cost model
-  MsmBuckets buckets = MsmBuckets::kAuto;  ///< bucket accumulation method
-  bool split01 = true;                    ///< sum the scalars equal to 1 apart (false: they go through buckets)
+  /// Pippenger window c in 1..20; 0 picks c by the cost model (msm_plan).
+  int window_bits = 0;
+  /// Bucket accumulation method; kAuto picks by the cost model.
+  MsmBuckets buckets = MsmBuckets::kAuto;
+  /// Sum the scalars equal to 1 by plain additions (false: they go through the buckets like the others).
+  bool split01 = true;
 };
 
 /// Σ scalars[i]·bases[i] as a Jacobian point (∞ for empty input).

@@ -11,9 +11,6 @@ namespace cuzk {
 
 namespace {
 
-// Blocks of 2^kLocalLog elements (128 KiB) run their first stages entirely in one thread's cache.
-constexpr int kLocalLog = 12;
-
 void check_size(const Domain& d, std::span<Fr> data, const char* fn) {
   if (data.size() != d.size())
     throw Error(ErrorCode::kInvalidArgument, std::string(fn) + ": data has " + std::to_string(data.size()) +
@@ -47,9 +44,8 @@ inline void butterfly(Fr& u, Fr& v, const Fr& w) {
   u = u + t;
 }
 
-// Stages with half-size 1 .. B/2 on one block of B = 2^lb elements; tw[j·(n/B)… ] is read through
-// `stride0` = n/B so that tw[stride0·j] = ω_B^j.
-void local_stages(Fr* a, int lb, const Fr* tw, size_t stride0) {
+// Stages with half-size 1 .. B/2 on one block of B = 2^lb elements; tw[j] = ω_B^j for j < B/2.
+void local_stages(Fr* a, int lb, const Fr* tw) {
   const size_t B = size_t{1} << lb;
   for (size_t i = 0; i < B; i += 2) {  // m = 1: twiddle 1
     Fr u = a[i], v = a[i + 1];
@@ -58,7 +54,7 @@ void local_stages(Fr* a, int lb, const Fr* tw, size_t stride0) {
   }
   for (int s = 1; s < lb; s++) {
     const size_t m = size_t{1} << s;
-    const size_t stride = stride0 << (lb - 1 - s);  // ω_{2m}^j = ω_B^(j·B/(2m))
+    const size_t stride = size_t{1} << (lb - 1 - s);  // ω_{2m}^j = ω_B^(j·B/(2m))
     for (size_t k = 0; k < B; k += 2 * m) {
       Fr* x = a + k;
       Fr u = x[0], v = x[m];
@@ -74,11 +70,13 @@ void dit(const Domain& d, Fr* a, ThreadPool& pool) {
   const int log_n = d.log_n();
   const size_t n = d.size();
   const Fr* tw = d.twiddles().data();
-  const int lb = std::min(log_n, kLocalLog);
+  const int lb = std::min(log_n, Domain::kLocalLog);
   const size_t B = size_t{1} << lb;
+  const Fr* ltw = d.local_twiddles().data();
   pool.parallel_for(
-      n / B, [&](size_t b, size_t e) {
-        for (size_t blk = b; blk < e; blk++) local_stages(a + blk * B, lb, tw, n >> lb);
+      n / B,
+      [&](size_t b, size_t e) {
+        for (size_t blk = b; blk < e; blk++) local_stages(a + blk * B, lb, ltw);
       },
       1);
   for (int s = lb; s < log_n; s++) {
@@ -134,6 +132,9 @@ Domain::Domain(int log_n, RootConvention conv) : log_n_(log_n), conv_(conv) {
     ThreadPool pool(0);
     pool.parallel_for(half, fill);
   }
+  const int lb = std::min(log_n, kLocalLog);
+  local_tw_.resize(size_t{1} << (lb - 1));
+  for (size_t j = 0; j < local_tw_.size(); j++) local_tw_[j] = tw_[j << (log_n - lb)];
 }
 
 void ntt(const Domain& d, std::span<Fr> data, ThreadPool& pool) {

@@ -17,17 +17,23 @@
 namespace cuzk {
 
 /// An evaluation domain {ω^i : 0 ≤ i < n}, n = 2^log_n, ω = root_of_unity(log_n, conv), with the
-/// precomputed twiddle table ω^j (0 ≤ j < n/2, Montgomery form, 32 bytes each: n·16 bytes in all).
+/// precomputed twiddle table ω^j (0 ≤ j < n/2, Montgomery form, 32 bytes each: n·16 bytes in all, so
+/// 4 GiB at log_n = 28; built on all hardware threads when n ≥ 2^17).
 class Domain {
  public:
+  /// The first log2 B stages run per block of B = 2^kLocalLog elements (128 KiB, kept in cache).
+  static constexpr int kLocalLog = 12;
+
   /// Builds the domain; log_n must be in 1..28, otherwise throws Error(kInvalidArgument).
   Domain(int log_n, RootConvention conv);
 
+  /// log2 of the domain size.
   int log_n() const { return log_n_; }
   /// n = 2^log_n.
   size_t size() const { return size_t{1} << log_n_; }
+  /// The root-of-unity family ω was taken from.
   RootConvention convention() const { return conv_; }
-  /// ω, a primitive n-th root of unity.
+  /// ω, a primitive n-th root of unity (Montgomery form, like every Fr here).
   const Fr& omega() const { return omega_; }
   /// ω⁻¹.
   const Fr& omega_inv() const { return omega_inv_; }
@@ -35,12 +41,14 @@ class Domain {
   const Fr& n_inv() const { return n_inv_; }
   /// ω^j for 0 ≤ j < n/2.
   const std::vector<Fr>& twiddles() const { return tw_; }
+  /// ω_B^j for 0 ≤ j < B/2, B = 2^min(log_n, kLocalLog): the in-block stages' table, contiguous.
+  const std::vector<Fr>& local_twiddles() const { return local_tw_; }
 
  private:
   int log_n_;
   RootConvention conv_;
   Fr omega_, omega_inv_, n_inv_;
-  std::vector<Fr> tw_;
+  std::vector<Fr> tw_, local_tw_;
 };
 
 /// Forward NTT in place: data[i] ← Σ_k data[k]·ω^(i·k), i.e. the coefficients in natural order become the
