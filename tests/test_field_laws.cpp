@@ -67,6 +67,11 @@ TEST(FieldLaws, TowerInversesAndFrobenius) {
     EXPECT_EQ(f.frobenius(1), f.pow(p.data(), Fp::N));
     EXPECT_EQ(f.frobenius(1).frobenius(1), f.frobenius(2));
     EXPECT_EQ(f.frobenius(12), f);
+    // the easy part of the final exponentiation lands in the cyclotomic subgroup
+    Fp12 g = f.conj() * f.inverse();
+    g = g.frobenius(2) * g;
+    EXPECT_EQ(g.cyclotomic_sqr(), g.sqr());
+    EXPECT_EQ(g.cyclotomic_sqr().cyclotomic_sqr(), g.sqr().sqr());
   }
 }
 

@@ -10,9 +10,18 @@ struct Line {
   Fp2 c00, c01, c11;
 };
 
+/// (a0 + a1·v + a2·v²)(b0 + b1·v): Karatsuba on the two low coefficients, 5 Fp2 products.
+Fp6 mul_by_01(const Fp6& a, const Fp2& b0, const Fp2& b1) {
+  Fp2 t0 = a.c0 * b0, t1 = a.c1 * b1;
+  return {(a.c2 * b1).mul_by_xi() + t0, (a.c0 + a.c1) * (b0 + b1) - t0 - t1, a.c2 * b0 + t1};
+}
+
+/// f · (c00 + c01·v + c11·v·w), Karatsuba over Fp6 with the sparse factors: 13 Fp2 products instead of 18.
 Fp12 mul_by_line(const Fp12& f, const Line& l) {
-  Fp12 m{{l.c00, l.c01, Fp2::zero()}, {Fp2::zero(), l.c11, Fp2::zero()}};
-  return f * m;
+  Fp6 t0 = mul_by_01(f.c0, l.c00, l.c01);
+  Fp6 t1{(f.c1.c2 * l.c11).mul_by_xi(), f.c1.c0 * l.c11, f.c1.c1 * l.c11};  // f.c1 · (c11·v)
+  Fp6 r1 = mul_by_01(f.c0 + f.c1, l.c00, l.c01 + l.c11) - t0 - t1;
+  return {t0 + t1.mul_by_v(), r1};
 }
 
 // On E (over Fp) the twist point T' = (x', y') ∈ E'(Fp2) maps to (x'·w⁻², y'·w⁻³). For the tangent at
@@ -46,11 +55,11 @@ Line add_step(G2& t, const G2Affine& q, const G1Affine& p) {
   return l;
 }
 
-/// a^|x| on the cyclotomic subgroup, then conjugated: a^x (x < 0).
+/// a^|x| on the cyclotomic subgroup (cyclotomic squarings), then conjugated: a^x (x < 0).
 Fp12 pow_x(const Fp12& a) {
   Fp12 r = a;
   for (int b = 62; b >= 0; b--) {
-    r = r.sqr();
+    r = r.cyclotomic_sqr();
     if ((kX >> b) & 1) r = r * a;
   }
   return r.conj();
@@ -82,10 +91,10 @@ Fp12 final_exponentiation(const Fp12& f) {
   Fp12 t1 = t0.frobenius(2) * t0;
   // hard part, 3·(p⁴ − p² + 1)/r, as a chain of exponentiations by x
   Fp12 t2 = pow_x(t1);
-  Fp12 t3 = t1.sqr().conj() * t2;
+  Fp12 t3 = t1.cyclotomic_sqr().conj() * t2;
   Fp12 t4 = pow_x(t3);
   Fp12 t5 = pow_x(t4);
-  Fp12 t6 = pow_x(t5) * t2.sqr();
+  Fp12 t6 = pow_x(t5) * t2.cyclotomic_sqr();
   Fp12 t7 = pow_x(t6);
   return (t2 * t5).frobenius(2) * (t4 * t1).frobenius(3) * (t6 * t1.conj()).frobenius(1) * t7 * t3.conj() * t1;
 }
