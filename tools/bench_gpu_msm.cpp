@@ -6,6 +6,7 @@
 #ifdef CUZK_WITH_CUDA
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <random>
 #include <thread>
 #include <vector>
@@ -170,6 +171,25 @@ bool bench_curve(const char* name, const std::vector<int>& logs, int reps, const
   return ok;
 }
 
+/// Times G1 at 2^log_n for every window size c in [c_lo, c_hi] (environment CUZK_MSM_SWEEP=log_n).
+void sweep_windows(int log_n, int reps) {
+  const size_t n = size_t{1} << log_n;
+  const Affine<Fp> a = scalar_mul(Curve<Fp>::generator(), Fr::from_u64(3)).to_affine();
+  const Affine<Fp> b = scalar_mul(Curve<Fp>::generator(), Fr::from_u64(5)).to_affine();
+  const std::vector<Fr> s = random_scalars(n, 77);
+  cuda::DeviceScalars ds;
+  ds.upload(s);
+  for (int c = std::max(8, log_n - 10); c <= std::min(22, log_n + 1); c++) {
+    cuda::MsmConfig cfg;
+    cfg.window_bits = c;
+    cuda::Msm<Fp> msm(cfg);
+    msm.set_bases_progression(a, b, n);
+    auto t = time_runs(reps, [&] { msm.msm_device(ds.data(), n); });
+    std::printf("G1 2^%d window sweep: c = %2d  median %8.2f ms  (scratch+bases %.2f GiB)\n", log_n, c, median(t),
+                gib(msm.device_bytes()));
+  }
+}
+
 }  // namespace
 
 int bench_gpu_msm(int log_min, int log_max, int reps) {
@@ -194,6 +214,10 @@ int bench_gpu_msm(int log_min, int log_max, int reps) {
       g2_target.push_back(0);
       g2_sppark.push_back(0);
     }
+  if (const char* sw = std::getenv("CUZK_MSM_SWEEP")) {
+    sweep_windows(std::atoi(sw), reps);
+    return 0;
+  }
   bool ok = bench_curve<Fp>("G1", g1, reps, g1_target.data(), g1_sppark.data());
   ok = bench_curve<Fp2>("G2", g2, reps, g2_target.data(), g2_sppark.data()) && ok;
   return ok ? 0 : 2;

@@ -11,6 +11,10 @@
 // sums are combined on the host (Horner in 2^c). `msm_split01` first classifies the scalars: zeros
 // are dropped, ones are summed by the same load-balanced segmented reduction, and only the rest go
 // through Pippenger on a compacted index list.
+//
+// Environment: CUZK_MSM_PROFILE=1 prints per-phase GPU times of every call to stderr;
+// CUZK_MSM_VARIANT=0|1 overrides the point-operation policy of the bucket kernels (msm_engine.hpp),
+// read when an Msm is constructed.
 #pragma once
 
 #include <cstddef>

@@ -2,6 +2,10 @@
 // helpers of msm.hpp that do not depend on the curve.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <utility>
 
 #include "cuda/msm.hpp"
@@ -18,9 +22,12 @@ DeviceBackend::DeviceBackend(int device) : device_(device) {
                                       std::to_string(count) + " present)");
   activate();
   CUZK_MSM_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  const char* p = std::getenv("CUZK_MSM_PROFILE");
+  profile_ = p && *p && *p != '0';
 }
 
 DeviceBackend::~DeviceBackend() {
+  for (auto& m : marks_) cudaEventDestroy(m.second);
   if (stream_) {
     cudaSetDevice(device_);
     cudaStreamSynchronize(stream_);
@@ -62,11 +69,13 @@ void DeviceBackend::zero_bytes(void* p, size_t bytes) {
 void DeviceBackend::sort_pairs(uint32_t*& keys, uint32_t*& keys_alt, uint32_t*& vals, uint32_t*& vals_alt,
                                size_t n, int bits) {
   if (n <= 1) return;
+  if (n > (size_t)INT32_MAX) throw Error(ErrorCode::kInternal, "GPU MSM: sort of more than 2^31 pairs");
   cub::DoubleBuffer<uint32_t> dk(keys, keys_alt), dv(vals, vals_alt);
   size_t tb = 0;
-  CUZK_MSM_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, tb, dk, dv, (int64_t)n, 0, bits, stream_));
+  // 32-bit item counts: CUB's one-sweep radix sort path.
+  CUZK_MSM_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, tb, dk, dv, (int)n, 0, bits, stream_));
   void* t = ensure<unsigned char>(temp_, tb);
-  CUZK_MSM_CHECK(cub::DeviceRadixSort::SortPairs(t, tb, dk, dv, (int64_t)n, 0, bits, stream_));
+  CUZK_MSM_CHECK(cub::DeviceRadixSort::SortPairs(t, tb, dk, dv, (int)n, 0, bits, stream_));
   CUZK_MSM_CHECK(cudaGetLastError());
   if (dk.Current() != keys) std::swap(keys, keys_alt);
   if (dv.Current() != vals) std::swap(vals, vals_alt);
@@ -74,9 +83,10 @@ void DeviceBackend::sort_pairs(uint32_t*& keys, uint32_t*& keys_alt, uint32_t*& 
 
 size_t DeviceBackend::scan(const uint32_t* counts, uint32_t* offsets, size_t n) {
   size_t tb = 0;
-  CUZK_MSM_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tb, counts, offsets, (int64_t)n, stream_));
+  if (n > (size_t)INT32_MAX) throw Error(ErrorCode::kInternal, "GPU MSM: scan of more than 2^31 counts");
+  CUZK_MSM_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tb, counts, offsets, (int)n, stream_));
   void* t = ensure<unsigned char>(temp_, tb);
-  CUZK_MSM_CHECK(cub::DeviceScan::ExclusiveSum(t, tb, counts, offsets, (int64_t)n, stream_));
+  CUZK_MSM_CHECK(cub::DeviceScan::ExclusiveSum(t, tb, counts, offsets, (int)n, stream_));
   CUZK_MSM_CHECK(cudaGetLastError());
   uint32_t total = 0;
   to_host_bytes(&total, offsets + (n - 1), sizeof total);
@@ -96,6 +106,41 @@ void DeviceBackend::to_device_bytes(void* dst, const void* src, size_t bytes) {
 }
 
 void DeviceBackend::sync() { CUZK_MSM_CHECK(cudaStreamSynchronize(stream_)); }
+
+void DeviceBackend::phase(const char* name) {
+  if (!profile_) return;
+  cudaEvent_t e;
+  CUZK_MSM_CHECK(cudaEventCreate(&e));
+  CUZK_MSM_CHECK(cudaEventRecord(e, stream_));
+  marks_.emplace_back(name, e);
+}
+
+void DeviceBackend::phase_report(size_t m, int c, int windows, int windows_per_batch) {
+  if (!profile_) return;
+  if (marks_.size() < 2) {
+    for (auto& mk : marks_) cudaEventDestroy(mk.second);
+    marks_.clear();
+    return;
+  }
+  sync();
+  std::vector<std::pair<const char*, double>> tot;  // first-seen order
+  double all = 0;
+  for (size_t i = 0; i + 1 < marks_.size(); i++) {
+    const char* name = marks_[i].first;
+    if (!name) continue;
+    float ms = 0;
+    CUZK_MSM_CHECK(cudaEventElapsedTime(&ms, marks_[i].second, marks_[i + 1].second));
+    all += ms;
+    auto it = std::find_if(tot.begin(), tot.end(), [&](auto& t) { return std::strcmp(t.first, name) == 0; });
+    if (it == tot.end()) tot.emplace_back(name, ms);
+    else it->second += ms;
+  }
+  std::fprintf(stderr, "[msm profile] m=%zu c=%d windows=%d per-batch=%d:", m, c, windows, windows_per_batch);
+  for (auto& t : tot) std::fprintf(stderr, " %s %.3f ms;", t.first, t.second);
+  std::fprintf(stderr, " total %.3f ms\n", all);
+  for (auto& mk : marks_) cudaEventDestroy(mk.second);
+  marks_.clear();
+}
 
 }  // namespace msm_detail
 

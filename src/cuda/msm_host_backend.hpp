@@ -67,6 +67,8 @@ class HostBackend {
     std::memcpy(static_cast<void*>(dst), src, n * sizeof(T));
   }
   void sync() {}
+  void phase(const char*) {}
+  void phase_report(size_t, int, int, int) {}
 
   size_t launches = 0;  ///< kernel launches so far (for tests)
 };

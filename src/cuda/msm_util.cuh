@@ -1,5 +1,6 @@
-// CUDA side of the MSM: checked CUDA calls (every failure becomes cuzk::Error with kCuda) and the
-// device backend that runs msm_engine.hpp's kernels on a stream.
+// CUDA side of the MSM: checked CUDA calls (every failure becomes cuzk::Error with kCuda, through the
+// CUDA layer's throw_cuda_error of context.cuh) and the device backend that runs msm_engine.hpp's
+// kernels on a stream of its own.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -7,7 +8,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "cuda/context.cuh"
 #include "util/error.hpp"
 
 /// Checks a cudaError_t-returning expression; throws cuzk::Error(kCuda, …) with CUDA's text.
@@ -17,10 +21,7 @@ namespace cuzk::cuda::msm_detail {
 
 /// Throws cuzk::Error(kCuda) for any status but cudaSuccess.
 inline void check_cuda(cudaError_t e, const char* what, const char* file, int line) {
-  if (e == cudaSuccess) return;
-  throw Error(ErrorCode::kCuda, std::string("CUDA error in GPU MSM: ") + what + " failed: " +
-                                    cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ") at " + file +
-                                    ":" + std::to_string(line));
+  if (e != cudaSuccess) throw_cuda_error(e, what, file, line);
 }
 
 inline constexpr int kThreads = 128;
@@ -80,7 +81,8 @@ class DeviceBackend {
     if (n == 0) return;
     const size_t blocks = (n + kThreads - 1) / kThreads;
     run_kernel<Kern><<<(unsigned)blocks, kThreads, 0, stream_>>>(k, n);
-    CUZK_MSM_CHECK(cudaGetLastError());
+    // Launch errors; with CUZK_CUDA_SYNC_CHECK=1 also faults, reported at this kernel.
+    check_launch(__PRETTY_FUNCTION__, stream_, __FILE__, __LINE__);
   }
 
   /// Sorts n (key, value) pairs by the low `bits` bits of the key (CUB radix sort); the sorted
@@ -101,6 +103,12 @@ class DeviceBackend {
   /// Waits for the stream (and reports asynchronous kernel errors).
   void sync();
 
+  /// Phase timing (environment CUZK_MSM_PROFILE=1): `phase(name)` records an event that starts the
+  /// named phase and ends the previous one (nullptr only ends it); `phase_report` prints the totals
+  /// per phase name to stderr and clears them. Without the variable both do nothing.
+  void phase(const char* name);
+  void phase_report(size_t m, int c, int windows, int windows_per_batch);
+
   cudaStream_t stream() const { return stream_; }
   int device() const { return device_; }
   /// Bytes of CUB temporary storage held.
@@ -111,6 +119,8 @@ class DeviceBackend {
   int device_;
   cudaStream_t stream_ = nullptr;
   Buffer temp_;
+  bool profile_ = false;
+  std::vector<std::pair<const char*, cudaEvent_t>> marks_;
 };
 
 }  // namespace cuzk::cuda::msm_detail

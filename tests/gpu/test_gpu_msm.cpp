@@ -1,6 +1,7 @@
 // Tests of the GPU MSM (src/cuda/msm*). Two families:
-//  - GpuMsmEmu*: the GPU algorithm (msm_engine.hpp's kernels and orchestration) run on the CPU through
-//    the host backend; they need no GPU and pin down the algorithm at small sizes.
+//  - GpuMsmEmulated*: the GPU algorithm (msm_engine.hpp's kernels and orchestration) run on the CPU through
+//    the host backend; they need no GPU (ctest runs them as gpu_algorithms_emulated) and pin down the
+//    algorithm at small sizes.
 //  - GpuMsm*: the real thing on the GPU, G1 sizes 1 … 2^22 and 2^26, G2 up to 2^20, skewed scalars,
 //    infinity and repeated bases, the 0/1 split. They fail without a GPU unless CUZK_ALLOW_NO_GPU=1.
 // References: Σ scalar_mul for small n, a host bucket method for mid sizes, and for the large sizes
@@ -18,11 +19,12 @@
 #include <thread>
 #include <vector>
 
-#include "../random.hpp"
 #include "cuda/msm.hpp"
 #include "cuda/msm_engine.hpp"
 #include "cuda/msm_host_backend.hpp"
 #include "ec/curves.hpp"
+#include "gpu_support.hpp"
+#include "random.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::test {
@@ -236,18 +238,7 @@ std::vector<Affine<F>> nasty_bases(size_t n, uint64_t seed) {
 
 // ---- GPU availability ---------------------------------------------------------------------------
 
-bool allow_no_gpu() {
-  const char* e = std::getenv("CUZK_ALLOW_NO_GPU");
-  return e && std::string(e) == "1";
-}
-
-#define REQUIRE_GPU()                                                                        \
-  do {                                                                                       \
-    if (cuda::msm_device_count() == 0) {                                                     \
-      if (allow_no_gpu()) GTEST_SKIP() << "no CUDA GPU (CUZK_ALLOW_NO_GPU=1)";               \
-      FAIL() << "no CUDA GPU found; set CUZK_ALLOW_NO_GPU=1 to skip the GPU tests";          \
-    }                                                                                        \
-  } while (0)
+#define REQUIRE_GPU() CUZK_REQUIRE_GPU()
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -255,25 +246,37 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 
 // ---- emulation of the GPU algorithm on the CPU --------------------------------------------------
 
+/// Emulated Pippenger; both point-operation variants must agree (the first result is returned).
 template <class F>
 Jacobian<F> emu_msm(const std::vector<Affine<F>>& b, const std::vector<Fr>& s, int c = 0,
                     size_t max_pairs = size_t{1} << 28) {
-  HostBackend be;
-  Engine<HostBackend, F> eng(be);
-  return eng.pippenger(b.data(), s.data(), nullptr, s.size(), c, max_pairs);
+  Jacobian<F> res[2];
+  for (int v = 0; v < 2; v++) {
+    HostBackend be;
+    Engine<HostBackend, F> eng(be);
+    eng.set_variant(v);
+    res[v] = eng.pippenger(b.data(), s.data(), nullptr, s.size(), c, max_pairs);
+  }
+  EXPECT_TRUE(res[0] == res[1]) << "point-operation variants disagree";
+  return res[0];
 }
 template <class F>
 Jacobian<F> emu_split(const std::vector<Affine<F>>& b, const std::vector<Fr>& s, int c = 0,
                       size_t* counts = nullptr) {
-  HostBackend be;
-  Engine<HostBackend, F> eng(be);
-  size_t z, o, r;
-  Jacobian<F> res = eng.split01(b.data(), s.data(), s.size(), &z, &o, &r, c);
-  if (counts) counts[0] = z, counts[1] = o, counts[2] = r;
-  return res;
+  Jacobian<F> res[2];
+  for (int v = 0; v < 2; v++) {
+    HostBackend be;
+    Engine<HostBackend, F> eng(be);
+    eng.set_variant(v);
+    size_t z, o, r;
+    res[v] = eng.split01(b.data(), s.data(), s.size(), &z, &o, &r, c);
+    if (counts) counts[0] = z, counts[1] = o, counts[2] = r;
+  }
+  EXPECT_TRUE(res[0] == res[1]) << "point-operation variants disagree";
+  return res[0];
 }
 
-TEST(GpuMsmEmu, WindowChoice) {
+TEST(GpuMsmEmulated, WindowChoice) {
   using cuda::msm_detail::choose_window;
   using cuda::msm_detail::num_windows;
   for (int c = 2; c <= 22; c++) EXPECT_GE(num_windows(c) * c, 256);
@@ -283,7 +286,7 @@ TEST(GpuMsmEmu, WindowChoice) {
   EXPECT_LE(choose_window(1), 6);
 }
 
-TEST(GpuMsmEmu, DigitsReconstructScalars) {
+TEST(GpuMsmEmulated, DigitsReconstructScalars) {
   // Σ_w d_w·2^(c·w) must equal the scalar for every c, edge scalars included.
   std::mt19937_64 rng(5);
   std::vector<Fr> s;
@@ -315,7 +318,7 @@ TEST(GpuMsmEmu, DigitsReconstructScalars) {
   }
 }
 
-TEST(GpuMsmEmu, G1SmallSizesMatchNaive) {
+TEST(GpuMsmEmulated, G1SmallSizesMatchNaive) {
   for (size_t n : {1, 2, 3, 17, 100, 1023}) {
     auto b = random_bases<Fp>(n, 100 + n);
     auto s = make_scalars(Dist::kUniform, n, 200 + n);
@@ -325,7 +328,7 @@ TEST(GpuMsmEmu, G1SmallSizesMatchNaive) {
   }
 }
 
-TEST(GpuMsmEmu, G1AllDistributionsAndWindows) {
+TEST(GpuMsmEmulated, G1AllDistributionsAndWindows) {
   const size_t n = 700;
   auto b = random_bases<Fp>(n, 7);
   for (Dist d : kAllDists) {
@@ -337,12 +340,16 @@ TEST(GpuMsmEmu, G1AllDistributionsAndWindows) {
     size_t counts[3];
     EXPECT_TRUE(same_point(emu_split(b, s, 0, counts), want)) << "split, " << dist_name(d);
     EXPECT_EQ(counts[0] + counts[1] + counts[2], n);
-    if (d == Dist::kZero) EXPECT_EQ(counts[0], n);
-    if (d == Dist::kOne) EXPECT_EQ(counts[1], n);
+    if (d == Dist::kZero) {
+      EXPECT_EQ(counts[0], n);
+    }
+    if (d == Dist::kOne) {
+      EXPECT_EQ(counts[1], n);
+    }
   }
 }
 
-TEST(GpuMsmEmu, G1WindowBatchesAndNastyBases) {
+TEST(GpuMsmEmulated, G1WindowBatchesAndNastyBases) {
   const size_t n = 900;
   auto b = nasty_bases<Fp>(n, 9);
   for (Dist d : {Dist::kUniform, Dist::kAllEqual, Dist::kMostly01}) {
@@ -359,7 +366,7 @@ TEST(GpuMsmEmu, G1WindowBatchesAndNastyBases) {
   EXPECT_TRUE(emu_msm(pm, same).is_inf());
 }
 
-TEST(GpuMsmEmu, G2SmallAndSkewed) {
+TEST(GpuMsmEmulated, G2SmallAndSkewed) {
   for (size_t n : {1, 3, 40}) {
     auto b = random_bases<Fp2>(n, 500 + n);
     auto s = make_scalars(Dist::kUniform, n, 600 + n);
@@ -375,7 +382,7 @@ TEST(GpuMsmEmu, G2SmallAndSkewed) {
   }
 }
 
-TEST(GpuMsmEmu, ProgressionKernel) {
+TEST(GpuMsmEmulated, ProgressionKernel) {
   std::mt19937_64 rng(13);
   const G1Affine a = random_point<Fp>(rng), b = random_point<Fp>(rng);
   const size_t n = 200;
