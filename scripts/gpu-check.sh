@@ -7,6 +7,8 @@
 #
 # Build here (a machine with nvcc, GoogleTest and nlohmann_json) and copy the binaries to .gpu/:
 #   cmake -S . -B build-gpu -G Ninja -DCUZK_CUDA=ON -DCUZK_BENCH=OFF
+#   (CMake 3.25 knows no flag for CUDA C++20: add -DCMAKE_USER_MAKE_RULES_OVERRIDE_CUDA=FILE where FILE sets
+#    CMAKE_CUDA20_STANDARD_COMPILE_OPTION and CMAKE_CUDA20_EXTENSION_COMPILE_OPTION to -std=c++20)
 #   ninja -C build-gpu cuzk_gpu_tests cuzk_gpu_bench && mkdir -p .gpu && cp build-gpu/tests/cuzk_gpu_{tests,bench} .gpu/
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +22,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,te
   --format=csv 2>&1 | tee "$OUT/nvidia-smi.txt"
 
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
-  "$BIN/cuzk_gpu_tests" --gtest_filter="${GTEST_FILTER:-*}" 2>&1 | tee "$OUT/tests.log"
+  CUZK_CUDA_SYNC_CHECK=1 "$BIN/cuzk_gpu_tests" --gtest_filter="${GTEST_FILTER:-*}" 2>&1 | tee "$OUT/tests.log"
   rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
   echo "cuzk_gpu_tests exit $rc"
 fi
@@ -30,6 +32,28 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
   rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
   "$BIN/cuzk_gpu_bench" ntt "${NTT_MIN:-10}" "${NTT_MAX:-27}" "${NTT_REPS:-7}" 2>&1 | tee "$OUT/bench_ntt.log"
   rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
+  if [ "${NTT_VARIANTS:-0}" = 1 ]; then  # run-time NTT switches (src/cuda/ntt.cu) at the large sizes
+    : > "$OUT/bench_ntt_variant.log"
+    for v in "CUZK_NTT_PREFETCH=0 CUZK_NTT_THREADS=256" "CUZK_NTT_PREFETCH=1 CUZK_NTT_THREADS=128" \
+             "CUZK_NTT_PREFETCH=0 CUZK_NTT_THREADS=128"; do
+      for L in 24 27; do
+        echo "== $v L=$L" | tee -a "$OUT/bench_ntt_variant.log"
+        env $v "$BIN/cuzk_gpu_bench" ntt $L $L 5 2>&1 | grep -E "^ *[0-9]|WRONG|error" | tee -a "$OUT/bench_ntt_variant.log"
+      done
+    done
+  fi
+fi
+
+# Optional Nsight Compute profile of the hot kernels (NCU=1): pipe utilization, occupancy, memory.
+if [ "${NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
+  sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis"
+  {
+    ncu --clock-control none --kernel-name-base demangled -k regex:"FpParams.*MulEvenOdd|madd_kernel" -c 9 $sections \
+      "$BIN/cuzk_gpu_bench" arith
+    ncu --clock-control none -k regex:ntt_pass_kernel -c 3 $sections --section WarpStateStats --section SchedulerStats \
+      "$BIN/cuzk_gpu_bench" ntt "${NCU_NTT:-27}" "${NCU_NTT:-27}" 5
+  } > "$OUT/ncu.txt" 2>&1
+  echo "ncu done ($(wc -l < "$OUT/ncu.txt") lines in $OUT/ncu.txt)"
 fi
 
 # Instruction mix of the hot kernels (cuobjdump is on the GPU image): opcode counts per kernel.

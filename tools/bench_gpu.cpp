@@ -116,7 +116,8 @@ int bench_gpu_arith() {
     };
     for (auto v : {cuda::MulVariant::kEvenOdd, cuda::MulVariant::kCios4, cuda::MulVariant::kWide64})
       row("Fp mul", cuda::mul_variant_name(v), cuda::bench_fp_mul(v));
-    for (auto v : {cuda::MulVariant::kEvenOdd, cuda::MulVariant::kCios4, cuda::MulVariant::kWide64})
+    for (auto v : {cuda::MulVariant::kEvenOdd, cuda::MulVariant::kEvenOddShape, cuda::MulVariant::kCios4,
+                   cuda::MulVariant::kWide64})
       row("Fr mul", cuda::mul_variant_name(v), cuda::bench_fr_mul(v));
     row("G1 madd", "XYZZ (point.hpp)", cuda::bench_g1_madd());
     print_memory();

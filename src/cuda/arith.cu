@@ -210,6 +210,7 @@ CUZK_INSTANTIATE_POINTS(Fp2)
 const char* mul_variant_name(MulVariant v) {
   switch (v) {
     case MulVariant::kEvenOdd: return "even-odd (mont.hpp)";
+    case MulVariant::kEvenOddShape: return "even-odd + shape";
     case MulVariant::kCios4: return "cios-4chain";
     case MulVariant::kWide64: return "wide64";
   }
@@ -225,6 +226,12 @@ struct MulEvenOdd {
   template <class F>
   __device__ F operator()(const F& a, const F& b) const {
     return a * b;
+  }
+};
+struct MulEvenOddShape {
+  template <class F>
+  __device__ F operator()(const F& a, const F& b) const {
+    return variants::mul_evenodd_shape(a, b);
   }
 };
 struct MulCios4 {
@@ -331,6 +338,7 @@ template <class F>
 Throughput bench_mul_variant(MulVariant v, int runs, int device) {
   switch (v) {
     case MulVariant::kEvenOdd: return bench_mul<F, MulEvenOdd>(runs, device);
+    case MulVariant::kEvenOddShape: return bench_mul<F, MulEvenOddShape>(runs, device);
     case MulVariant::kCios4: return bench_mul<F, MulCios4>(runs, device);
     case MulVariant::kWide64: return bench_mul<F, MulWide64>(runs, device);
   }

@@ -154,7 +154,8 @@ void scalar_mul_batch(const Affine<F>* p, const Fr* k, Jacobian<F>* out, size_t 
 
 /// Which device multiplier a benchmark uses.
 enum class MulVariant {
-  kEvenOdd,  ///< Mont::operator* on the device (mont.hpp's mul_evenodd)
+  kEvenOdd,       ///< Mont::operator* on the device (mont.hpp's mul_evenodd, plain form)
+  kEvenOddShape,  ///< mul_evenodd with the modulus-shape tricks (differs from kEvenOdd for Fr only)
   kCios4,    ///< reference: 32-bit CIOS with four carry chains per row (the first device multiplier)
   kWide64,   ///< reference: 32-bit CIOS written with 64-bit accumulators (mul.wide.u32 + add.u64)
 };
@@ -185,7 +186,7 @@ Throughput bench_g1_madd(int runs = 7, int device = 0);
 /// Number-theoretic transforms over Fr of size n = 2^log_n (1 ≤ log_n ≤ 28) on one device, data resident
 /// in DeviceFrVec, natural order in and out, in place (a scratch buffer of n elements comes from the
 /// pool for n > 2^10). ω = root_of_unity(log_n, conv). Twiddle tables are built on the device on first
-/// use and kept (≤ ~100 MiB); memory_stats() accounts for them.
+/// use and kept (at most ~80 MiB, at n = 2^19); memory_stats() accounts for them.
 ///
 /// Algorithm: src/cuda/ntt_pass.cuh (four-step recursion in ≤ 3 passes of radix ≤ 2^10, radix-8 rounds
 /// in registers, shared-memory exchanges, twiddle/coset factors fused into the passes).

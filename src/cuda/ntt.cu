@@ -26,13 +26,14 @@ __device__ __forceinline__ void pass_rounds(nd::PassThread<K>& th, const nd::Pas
   }
 }
 
-/// One pass (see ntt_pass.cuh): blocks of C sub-problems × R/8 threads, 8 elements per thread.
-/// MinBlocks = 2 caps registers at 128 (two 256-thread blocks per SM, a few spills); MinBlocks = 1
-/// leaves ~140 registers without spills but one block per SM (benchmark variant, CUZK_NTT_MINBLOCKS=1).
-template <int K, int MinBlocks>
-__global__ void __launch_bounds__(nd::kPassThreads, MinBlocks) ntt_pass_kernel(const nd::PassParams p) {
+/// One pass (see ntt_pass.cuh): blocks of C sub-problems × R/8 threads, 8 elements per thread. Two
+/// 256-thread blocks per SM (≤ 128 registers, a few spills): measured on an H200 faster than one block
+/// per SM without spills (2^27: 86 against 95 ms).
+template <int K>
+__global__ void __launch_bounds__(nd::kPassThreads, 2) ntt_pass_kernel(const nd::PassParams p) {
   extern __shared__ uint32_t smem[];
   nd::PassThread<K> th;
+  th.prefetch(p, blockIdx.x, threadIdx.x);
   th.init(p, blockIdx.x, threadIdx.x);
   th.load(p);
   th.template compute<0>(p);
@@ -90,21 +91,34 @@ __global__ void scale_kernel(Fr* x, size_t n, Fr s) {
     x[i] = x[i] * s;
 }
 
+/// Run-time tuning switches (environment, read once), kept for experiments: CUZK_NTT_THREADS = 128 or
+/// 256 threads per pass block (default 256), CUZK_NTT_PREFETCH = 1 to prefetch a later block's inputs
+/// into L2 (default 0). Both lost on an H200 (forward 2^24 / 2^27: 7.4 / 76 ms with the defaults; 10.3
+/// / 92 ms with prefetch; 8.5 / 83 ms with 128 threads).
+int env_int(const char* name, int def) {
+  const char* e = std::getenv(name);
+  return e && *e ? std::atoi(e) : def;
+}
+int pass_threads() {
+  static const int t = env_int("CUZK_NTT_THREADS", nd::kPassThreads) <= 128 ? 128 : nd::kPassThreads;
+  return t;
+}
+bool pass_prefetch() {
+  static const bool b = env_int("CUZK_NTT_PREFETCH", 0) != 0;
+  return b;
+}
+
 using PassKernel = void (*)(nd::PassParams);
 PassKernel pass_kernel(int k) {
-  static const bool one_block = [] {
-    const char* e = std::getenv("CUZK_NTT_MINBLOCKS");
-    return e && std::string(e) == "1";
-  }();
   switch (k) {
-    case 3: return ntt_pass_kernel<3, 2>;
-    case 4: return ntt_pass_kernel<4, 2>;
-    case 5: return ntt_pass_kernel<5, 2>;
-    case 6: return ntt_pass_kernel<6, 2>;
-    case 7: return ntt_pass_kernel<7, 2>;
-    case 8: return one_block ? ntt_pass_kernel<8, 1> : ntt_pass_kernel<8, 2>;
-    case 9: return one_block ? ntt_pass_kernel<9, 1> : ntt_pass_kernel<9, 2>;
-    case 10: return ntt_pass_kernel<10, 2>;
+    case 3: return ntt_pass_kernel<3>;
+    case 4: return ntt_pass_kernel<4>;
+    case 5: return ntt_pass_kernel<5>;
+    case 6: return ntt_pass_kernel<6>;
+    case 7: return ntt_pass_kernel<7>;
+    case 8: return ntt_pass_kernel<8>;
+    case 9: return ntt_pass_kernel<9>;
+    case 10: return ntt_pass_kernel<10>;
   }
   throw Error(ErrorCode::kInternal, "ntt: no pass kernel for radix 2^" + std::to_string(k));
 }
@@ -188,7 +202,7 @@ void GpuNtt::run(DeviceFrVec& x, bool inverse, bool coset, const Fr& shift) {
     CUZK_CUDA_CHECK_LAUNCH("ntt_tiny_kernel", ctx.stream());
     return;
   }
-  const nd::TransformSpec ts = nd::make_transform(L, impl_->conv, inverse, coset, shift);
+  const nd::TransformSpec ts = nd::make_transform(L, impl_->conv, inverse, coset, shift, pass_threads());
   const int P = ts.plan.num_passes;
   PoolBuffer<Fr> scratch;
   if (P > 1) scratch = PoolBuffer<Fr>(ctx, n);
@@ -217,6 +231,12 @@ void GpuNtt::run(DeviceFrVec& x, bool inverse, bool coset, const Fr& shift) {
     const size_t smem = nd::pass_smem_words(g.k, g.log_c) * sizeof(uint32_t);
     CUZK_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     const size_t blocks = nd::pass_blocks(L, g.k, g.log_c);
+    p.num_blocks = (uint32_t)blocks;
+    if (pass_prefetch()) {
+      int per_sm = 0;
+      CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)threads, smem));
+      p.prefetch_ahead = (uint32_t)(per_sm * ctx.props().multiProcessorCount);
+    }
     kernel<<<(unsigned)blocks, threads, smem, ctx.stream()>>>(p);
     CUZK_CUDA_CHECK_LAUNCH("ntt_pass_kernel", ctx.stream());
   }

@@ -63,6 +63,8 @@ struct PassParams {
   Table out_factor;              ///< factor[index] on store (last pass only)
   int scale_out = 0;             ///< multiply every output by `scale`
   Fr scale{};
+  uint32_t num_blocks = 0;       ///< grid size
+  uint32_t prefetch_ahead = 0;   ///< ≠ 0: prefetch into L2 the inputs of block blockIdx + this (device only)
 };
 
 CUZK_HD Fr ld_table(const Fr* p) {
@@ -173,9 +175,30 @@ struct PassThread {
     return low + ((size_t)j << p.log_stride) + ((high << K) << p.log_stride);
   }
 
+  /// Asks L2 for the inputs that this thread will load as a member of block `block + prefetch_ahead`
+  /// (about one wave of resident blocks later), so that its loads then hit L2 instead of waiting on
+  /// DRAM. No effect on results; a no-op on the host.
+  CUZK_HD void prefetch(const PassParams& p, uint32_t block, uint32_t tid) const {
+#ifdef __CUDA_ARCH__
+    const uint32_t b = block + p.prefetch_ahead;
+    if (p.prefetch_ahead == 0 || b >= p.num_blocks) return;
+    PassThread f;
+    f.init(p, b, tid);
+    CUZK_MONT_UNROLL
+    for (int m = 0; m < 8; m++) {
+      const Fr* a = p.in + f.in_pos(p, pos<0>(f.t, m));
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
+    }
+#else
+    (void)p;
+    (void)block;
+    (void)tid;
+#endif
+  }
+
   /// Loads the thread's 8 inputs in round 0's layout (times the load factor, if any).
   CUZK_HD void load(const PassParams& p) {
-#pragma unroll
+CUZK_MONT_UNROLL
     for (int m = 0; m < 8; m++) {
       const size_t gp = in_pos(p, pos<0>(t, m));
       v[m] = ld_data(p.in + gp);
@@ -192,13 +215,13 @@ struct PassThread {
     Fr w8[4];
     if constexpr (kLastRound) {
       // last round: i mod 2^s is the register index, twiddles are ω_8^q = ω_R^(q·R/8)
-#pragma unroll
+CUZK_MONT_UNROLL
       for (int q = 1; q < 4; q++) w8[q] = ld_table(p.tw_inner + q * (R / 8));
     }
-#pragma unroll
+CUZK_MONT_UNROLL
     for (int s = top - 1; s >= lo; s--) {
       const int b = s - lo;
-#pragma unroll
+CUZK_MONT_UNROLL
       for (int m = 0; m < 8; m++) {
         if (m & (1 << b)) continue;
         const int m2 = m | (1 << b);
@@ -220,10 +243,10 @@ struct PassThread {
   template <int J>
   CUZK_HD void smem_write(uint32_t* smem) const {
     uint32_t* sub = smem + ((size_t)c << (K + 3));
-#pragma unroll
+CUZK_MONT_UNROLL
     for (int m = 0; m < 8; m++) {
       const uint32_t a = swz(pos<J>(t, m));
-#pragma unroll
+CUZK_MONT_UNROLL
       for (int w = 0; w < 4; w++) {
         sub[((2 * w) << K) + a] = (uint32_t)v[m].l[w];
         sub[((2 * w + 1) << K) + a] = (uint32_t)(v[m].l[w] >> 32);
@@ -234,10 +257,10 @@ struct PassThread {
   template <int J>
   CUZK_HD void smem_read(const uint32_t* smem) {
     const uint32_t* sub = smem + ((size_t)c << (K + 3));
-#pragma unroll
+CUZK_MONT_UNROLL
     for (int m = 0; m < 8; m++) {
       const uint32_t a = swz(pos<J>(t, m));
-#pragma unroll
+CUZK_MONT_UNROLL
       for (int w = 0; w < 4; w++)
         v[m].l[w] = (uint64_t)sub[((2 * w) << K) + a] | ((uint64_t)sub[((2 * w + 1) << K) + a] << 32);
     }
@@ -246,7 +269,7 @@ struct PassThread {
   /// Applies the post-pass twiddle or the output factors and stores the 8 outputs. Register m holds
   /// frequency f = bitrev_K(m | t·8).
   CUZK_HD void store(const PassParams& p) const {
-#pragma unroll
+CUZK_MONT_UNROLL
     for (int m = 0; m < 8; m++) {
       const uint32_t f = bitrev((uint32_t)m | ((uint32_t)t << 3), K);
       Fr x = v[m];
@@ -285,8 +308,8 @@ struct PassGeom {
   int log_c = 0;       ///< sub-problems per block
 };
 
-/// Largest exponent range kept as one exact table (2^20 entries, 32 MiB); larger ones are two-level.
-constexpr int kMaxExactLog = 20;
+/// Largest exponent range kept as one exact table (2^19 entries, 16 MiB); larger ones are two-level.
+constexpr int kMaxExactLog = 19;
 
 /// Pass decomposition of a size-2^L transform, 3 ≤ L ≤ 30: one pass up to 2^10, two up to 2^20,
 /// three beyond, radices as equal as possible (larger first).
@@ -295,7 +318,7 @@ struct NttPlan {
   int num_passes = 0;
   PassGeom pass[kMaxPasses];
 };
-inline NttPlan plan_ntt(int L) {
+inline NttPlan plan_ntt(int L, int max_threads = kPassThreads) {
   NttPlan pl;
   pl.log_n = L;
   pl.num_passes = L <= kMaxLogRadix ? 1 : (L <= 2 * kMaxLogRadix ? 2 : 3);
@@ -307,7 +330,7 @@ inline NttPlan plan_ntt(int L) {
     s += pl.pass[q].k;
   }
   int log_threads = 0;
-  while ((1 << (log_threads + 1)) <= kPassThreads) log_threads++;
+  while ((1 << (log_threads + 1)) <= max_threads) log_threads++;
   for (int q = 0; q < P; q++) {
     PassGeom& g = pl.pass[q];
     int lc = log_threads - (g.k - 3);
@@ -353,9 +376,10 @@ struct TransformSpec {
 
 /// Tables of a size-2^L transform (3 ≤ L ≤ 30). Forward: X_i = Σ_k x_k·(shift^k)·ω^(ik) (shift = 1
 /// unless coset). Inverse: x_k = n⁻¹·shift^(−k)·Σ_i X_i·ω^(−ik). ω = root_of_unity(L, conv).
-inline TransformSpec make_transform(int L, RootConvention conv, bool inverse, bool coset, const Fr& shift) {
+inline TransformSpec make_transform(int L, RootConvention conv, bool inverse, bool coset, const Fr& shift,
+                                    int max_threads = kPassThreads) {
   TransformSpec ts;
-  ts.plan = plan_ntt(L);
+  ts.plan = plan_ntt(L, max_threads);
   const int P = ts.plan.num_passes;
   const Fr n_inv = Fr::from_u64(uint64_t{1} << (L < 64 ? L : 0)).inverse();
   // ω_{2^j} for j ≤ L in the right direction

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "cuda/gpu.hpp"
+#include "util/error.hpp"
 #include "emu_carry_ops.hpp"
 #include "gpu_support.hpp"
 #include "random.hpp"
@@ -19,31 +20,47 @@ using cuda::FieldOp;
 // ---- CPU: the device multiplier under emulation ----------------------------------------------------
 
 template <class F>
-void check_emulated_mul(uint64_t seed) {
+F emu_mul(const F& a, const F& b, bool shape) {
+  EmuCarryOps op;
+  return shape ? F::template mul_evenodd<true>(a, b, op) : F::template mul_evenodd<false>(a, b, op);
+}
+
+template <class F>
+void check_emulated_mul(uint64_t seed, bool shape) {
   std::mt19937_64 rng(seed);
   std::vector<F> edge = {F::zero(), F::one(), -F::one(), F::one() + F::one(), -(F::one() + F::one())};
   for (const F& a : edge)
     for (const F& b : edge) {
-      EmuCarryOps op;
-      ASSERT_EQ(F::mul_evenodd(a, b, op), a * b);
+      ASSERT_EQ(emu_mul(a, b, shape), a * b);
     }
+  // inputs with zero 32-bit words (rows where the reduction multiplier m is 0)
+  std::vector<F> sparse;
+  for (int z = 0; z < 16; z++) {
+    F s = F::zero();
+    for (int i = 0; i < F::N; i++)
+      if ((z >> (i % 4)) & 1) s.l[i] = (0x9e3779b97f4a7c15ULL * (z + i + 1)) & 0xffffffff00000000ULL;
+    s.l[0] |= z & 1;
+    s.l[F::N - 1] &= 0x0fffffffffffffffULL;
+    sparse.push_back(s);
+  }
+  for (const F& a : sparse)
+    for (const F& b : sparse) ASSERT_EQ(emu_mul(a, b, shape), a * b);
   // the largest representable inputs (m − 1 in raw limbs) and random ones
   F big = F::modulus_limbs();
   big.l[0] -= 1;
   auto v = fast_random<F>(100000, seed);
   for (size_t i = 0; i + 1 < v.size(); i++) {
-    EmuCarryOps op;
     const F& a = i % 1000 == 0 ? big : v[i];
-    ASSERT_EQ(F::mul_evenodd(a, v[i + 1], op), a * v[i + 1]) << i;
+    ASSERT_EQ(emu_mul(a, v[i + 1], shape), a * v[i + 1]) << i;
   }
   for (int i = 0; i < 2000; i++) {
     F a = random_fe<F>(rng), b = random_fe<F>(rng);
-    EmuCarryOps op;
-    ASSERT_EQ(F::mul_evenodd(a, b, op), a * b);
+    ASSERT_EQ(emu_mul(a, b, shape), a * b);
   }
 }
-TEST(GpuMulEmulated, FpMatchesHost) { check_emulated_mul<Fp>(11); }
-TEST(GpuMulEmulated, FrMatchesHost) { check_emulated_mul<Fr>(12); }
+TEST(GpuMulEmulated, FpMatchesHost) { check_emulated_mul<Fp>(11, false); }
+TEST(GpuMulEmulated, FrMatchesHost) { check_emulated_mul<Fr>(12, false); }
+TEST(GpuMulEmulated, FrShapeTricksMatchHost) { check_emulated_mul<Fr>(13, true); }
 
 // ---- device ------------------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "cuda/gpu.hpp"
+#include "util/error.hpp"
 #include "gpu_support.hpp"
 #include "ntt_emulator.hpp"
 #include "random.hpp"
@@ -120,9 +121,11 @@ std::vector<Fr> gpu_transform(cuda::GpuNtt& g, const std::vector<Fr>& x, bool in
   return d.download();
 }
 
+/// Number of differing elements; prints the first few differing indices.
 size_t count_diff(const std::vector<Fr>& a, const std::vector<Fr>& b) {
   size_t d = 0;
-  for (size_t i = 0; i < a.size(); i++) d += a[i] != b[i];
+  for (size_t i = 0; i < a.size() && i < b.size(); i++)
+    if (a[i] != b[i] && d++ < 4) std::printf("    differs at %zu of %zu\n", i, a.size());
   return d + (a.size() != b.size());
 }
 
