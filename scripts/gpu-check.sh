@@ -2,7 +2,7 @@
 # What runs on the GPU machine (the device tool's `run`): the GPU tests and benchmarks built elsewhere and
 # carried in $BIN (default .gpu: cuzk_gpu_tests, cuzk_gpu_bench), with logs teed to $OUT.
 #
-#   scripts/gpu-check.sh                 tests + arithmetic bench + NTT bench 2^10..2^27
+#   scripts/gpu-check.sh                 tests + arithmetic bench + NTT bench 2^10..2^27 + MSM bench 2^20..2^26
 #   GTEST_FILTER=... NTT_MIN=.. NTT_MAX=.. NTT_REPS=.. SKIP_TESTS=1 SKIP_BENCH=1 SASS=0 scripts/gpu-check.sh
 #
 # Build here (a machine with nvcc, GoogleTest and nlohmann_json) and copy the binaries to .gpu/:
@@ -31,6 +31,8 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
   "$BIN/cuzk_gpu_bench" arith 2>&1 | tee "$OUT/bench_arith.log"
   rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
   "$BIN/cuzk_gpu_bench" ntt "${NTT_MIN:-10}" "${NTT_MAX:-27}" "${NTT_REPS:-7}" 2>&1 | tee "$OUT/bench_ntt.log"
+  rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
+  "$BIN/cuzk_gpu_bench" msm "${MSM_MIN:-20}" "${MSM_MAX:-26}" "${MSM_REPS:-5}" 2>&1 | tee "$OUT/bench_msm.log"
   rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
   if [ "${NTT_VARIANTS:-0}" = 1 ]; then  # run-time NTT switches (src/cuda/ntt.cu) at the large sizes
     : > "$OUT/bench_ntt_variant.log"

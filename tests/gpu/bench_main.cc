@@ -1,10 +1,11 @@
 // cuzk_gpu_bench: the GPU benchmarks without the CLI (scripts/gpu-check.sh runs it on the GPU machine).
-//   cuzk_gpu_bench [arith] [ntt LOG_MIN LOG_MAX REPS]
+//   cuzk_gpu_bench [arith] [ntt LOG_MIN LOG_MAX REPS] [msm LOG_MIN LOG_MAX REPS]
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "../../tools/bench_gpu.hpp"
+#include "../../tools/bench_gpu_msm.hpp"
 
 int main(int argc, char** argv) {
   int rc = 0;
@@ -14,8 +15,11 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(argv[i], "ntt") && i + 3 < argc) {
       rc |= cuzk::cli::bench_gpu_ntt(std::atoi(argv[i + 1]), std::atoi(argv[i + 2]), std::atoi(argv[i + 3]));
       i += 3;
+    } else if (!std::strcmp(argv[i], "msm") && i + 3 < argc) {
+      rc |= cuzk::cli::bench_gpu_msm(std::atoi(argv[i + 1]), std::atoi(argv[i + 2]), std::atoi(argv[i + 3]));
+      i += 3;
     } else {
-      std::fprintf(stderr, "usage: %s [arith] [ntt LOG_MIN LOG_MAX REPS]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [arith] [ntt LOG_MIN LOG_MAX REPS] [msm LOG_MIN LOG_MAX REPS]\n", argv[0]);
       return 64;
     }
   }
