@@ -6,10 +6,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-pkgs=(build-essential cmake ninja-build git nodejs npm libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev)
+pkgs=(build-essential cmake ninja-build git time libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+# node and npm may come from elsewhere (e.g. NodeSource's nodejs bundles npm): check the commands.
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 
 #include "bench_cpu.hpp"
@@ -53,6 +54,29 @@ Fr parse_scalar(const std::string& dec, const char* what) {
   if (from_decimal(dec, v) != DecimalParse::kOk)
     throw Error(ErrorCode::kInvalidArgument, std::string(what) + ": not a decimal integer below r: " + dec);
   return v;
+}
+
+/// Refuses output paths that name an input or each other, or whose folder does not exist, before any
+/// work is done (so a failed run leaves nothing behind and never overwrites an input).
+void check_outputs(const std::vector<std::string>& inputs, const std::vector<std::string>& outputs) {
+  namespace fs = std::filesystem;
+  auto same = [](const std::string& a, const std::string& b) {
+    std::error_code ec;
+    return fs::equivalent(a, b, ec) || fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+  };
+  for (size_t i = 0; i < outputs.size(); i++) {
+    fs::path dir = fs::path(outputs[i]).parent_path();
+    if (!dir.empty() && !fs::is_directory(dir))
+      throw Error(ErrorCode::kInvalidArgument, outputs[i] + ": folder " + dir.string() + " does not exist");
+    if (fs::is_directory(outputs[i]))
+      throw Error(ErrorCode::kInvalidArgument, outputs[i] + ": is a folder, expected a file name");
+    for (const auto& in : inputs)
+      if (!in.empty() && same(in, outputs[i]))
+        throw Error(ErrorCode::kInvalidArgument, "output " + outputs[i] + " is also an input: refusing to overwrite it");
+    for (size_t j = 0; j < i; j++)
+      if (same(outputs[j], outputs[i]))
+        throw Error(ErrorCode::kInvalidArgument, "the two outputs are the same file: " + outputs[i]);
+  }
 }
 
 }  // namespace
@@ -119,7 +143,19 @@ int main(int argc, char** argv) {
   bench_msm->add_option("--max", log_max, "Largest size, log2")->capture_default_str();
   bench_msm->add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
 
-  CLI11_PARSE(app, argc, argv);
+  // -q and --threads are accepted after the subcommand too
+  for (CLI::App* sub : {prove, verify_cmd, setup_cmd, zkey_cmd, export_vk, info_cmd, selfcheck, bench, bench_msm})
+    sub->fallthrough();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "cuzk: error: %s (see cuzk --help)\n", e.what());
+    return 2;
+  }
   Progress progress(quiet);
   try {
     if (*prove) {
@@ -133,6 +169,7 @@ int main(int argc, char** argv) {
         throw Error(ErrorCode::kInvalidArgument, wtns_path + ": the witness has " + std::to_string(w.size()) +
                                                      " values but " + zkey_path + " expects " +
                                                      std::to_string(zk.n_vars));
+      check_outputs({zkey_path, wtns_path, r1cs_path}, {proof_path, public_path});
       ProveOptions opt;
       opt.verify = !no_verify;
       opt.r1cs = cs ? &*cs : nullptr;
@@ -148,6 +185,9 @@ int main(int argc, char** argv) {
       write_proof_json(proof_path, res.proof);
       write_public_json(public_path, res.public_signals);
       progress.done();
+      if (!quiet)
+        std::printf("wrote %s and %s (%zu public signals)%s\n", proof_path.c_str(), public_path.c_str(),
+                    res.public_signals.size(), no_verify ? "" : "; the proof verifies");
       return 0;
     }
     if (*verify_cmd) {
@@ -168,6 +208,7 @@ int main(int argc, char** argv) {
     if (*setup_cmd) {
       std::fprintf(stderr,
                    "cuzk setup: a single-party setup is for TESTING ONLY: whoever runs it can forge proofs.\n");
+      check_outputs({r1cs_path}, {out_path});
       R1cs cs = read_r1cs(r1cs_path);
       ThreadPool pool(threads);
       progress("setup");
@@ -181,6 +222,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*export_vk) {
+      check_outputs({zkey_path}, {out_path});
       Zkey zk = read_zkey(zkey_path);
       VerifyingKey vk = verifying_key(zk);
       write_vk_json(out_path, vk, alphabeta(vk));

@@ -65,4 +65,16 @@ expect_err_contains "broken.json"
 node -e 'const fs=require("fs"); const p=JSON.parse(fs.readFileSync("pub.json")); p[0]="52435875175126190479447740508185965837690552500527637822603658699938581184513"; fs.writeFileSync("pub3.json", JSON.stringify(p));'
 expect_exit 2 signal-ge-r -- "$CUZK" verify "$D/mimc/mimc_dev_vk.json" pub3.json good.json
 expect_err_contains "pub3.json"
+echo "== outputs that name an input, each other, or a missing folder; usage errors"
+cp "$zk" own.zkey
+expect_exit 2 overwrite-input -- "$CUZK" prove own.zkey "$w" own.zkey public.json
+expect_err_contains "refusing to overwrite"; cmp -s own.zkey "$zk" || fail "the zkey was overwritten"
+expect_exit 2 same-outputs -- "$CUZK" prove "$zk" "$w" proof.json proof.json
+expect_err_contains "same file"; no_output same-outputs
+expect_exit 2 missing-folder -- "$CUZK" prove "$zk" "$w" proof.json nodir/public.json
+expect_err_contains "does not exist"; no_output missing-folder
+expect_exit 2 missing-argument -- "$CUZK" prove "$zk"
+expect_err_contains "cuzk: error:"
+expect_exit 2 missing-file -- "$CUZK" prove nope.zkey "$w" proof.json public.json
+expect_err_contains "nope.zkey"
 echo "bad input: all passed"
