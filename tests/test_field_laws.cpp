@@ -44,6 +44,19 @@ void ring_laws(const std::vector<F>& v) {
 }
 
 TEST(FieldLaws, Fp) { ring_laws(samples<Fp>(1)); }
+
+// The assembly multiplier (picked at run time on BMI2/ADX CPUs) and the portable one agree.
+TEST(FieldLaws, PortableMultiplierMatches) {
+  auto check = [](const auto& v) {
+    for (size_t i = 0; i < v.size(); i++)
+      for (size_t j = 0; j < v.size(); j += 7) {
+        using F = std::decay_t<decltype(v[0])>;
+        EXPECT_EQ(F::mul_portable(v[i], v[j]), v[i] * v[j]);
+      }
+  };
+  check(samples<Fp>(41));
+  check(samples<Fr>(42));
+}
 TEST(FieldLaws, Fr) { ring_laws(samples<Fr>(2)); }
 TEST(FieldLaws, Fp2) {
   std::mt19937_64 rng(3);

@@ -12,11 +12,14 @@
 
 #include "ff/platform.hpp"
 
-// `#pragma unroll` for the device compiler only (g++ would warn about an unknown pragma).
+// `#pragma unroll` for the device compiler only (g++ would warn about an unknown pragma), and GCC's
+// unroll pragma for the portable host multiplier only (nvcc would warn about it).
 #if defined(__CUDACC__)
 #define CUZK_MONT_UNROLL _Pragma("unroll")
+#define CUZK_HOST_UNROLL
 #else
 #define CUZK_MONT_UNROLL
+#define CUZK_HOST_UNROLL _Pragma("GCC unroll 8")
 #endif
 
 #if defined(CUZK_X86_ASM) && !defined(__CUDA_ARCH__)
@@ -256,9 +259,16 @@ struct Mont {
       }
     }
 #endif
+    return mul_portable(a, b);
+  }
+
+ public:
+  /// The portable host multiplier (used when the CPU lacks BMI2/ADX); public so tests can compare it
+  /// with the assembly one on machines that have both.
+  static Mont mul_portable(const Mont& a, const Mont& b) {
     using u128 = unsigned __int128;
     uint64_t t[N] = {};
-#pragma GCC unroll 8
+CUZK_HOST_UNROLL
     for (int i = 0; i < N; i++) {
       u128 s = (u128)a.l[0] * b.l[i] + t[0];
       uint64_t A = (uint64_t)(s >> 64);
@@ -266,7 +276,7 @@ struct Mont {
       uint64_t m = t0 * P::inv;
       s = (u128)m * P::mod(0) + t0;
       uint64_t C = (uint64_t)(s >> 64);
-#pragma GCC unroll 8
+CUZK_HOST_UNROLL
       for (int j = 1; j < N; j++) {
         s = (u128)a.l[j] * b.l[i] + t[j] + A;
         A = (uint64_t)(s >> 64);
