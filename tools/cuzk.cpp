@@ -13,6 +13,8 @@
 #include <fstream>
 
 #include "bench_cpu.hpp"
+#include "bench_gpu.hpp"
+#include "bench_gpu_msm.hpp"
 #include "formats/decimal.hpp"
 #include "formats/r1cs.hpp"
 #include "formats/snarkjs_json.hpp"
@@ -138,13 +140,22 @@ int main(int argc, char** argv) {
   auto* bench_msm = bench->add_subcommand("msm", "Random-scalar G1/G2 MSM");
   bool cpu = false;
   int log_min = 16, log_max = 20, reps = 3;
-  bench_msm->add_flag("--cpu", cpu, "CPU Pippenger")->required();
+  bool gpu = false;
+  auto* cpu_flag = bench_msm->add_flag("--cpu", cpu, "CPU Pippenger");
+  bench_msm->add_flag("--gpu", gpu, "GPU Pippenger (bases and scalars resident on the device)")->excludes(cpu_flag);
   bench_msm->add_option("--min", log_min, "Smallest size, log2")->capture_default_str();
   bench_msm->add_option("--max", log_max, "Largest size, log2")->capture_default_str();
   bench_msm->add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
 
+  auto* bench_ntt = bench->add_subcommand("ntt", "GPU NTT over Fr (forward, inverse, coset), natural order");
+  bench_ntt->add_option("--min", log_min, "Smallest size, log2")->capture_default_str();
+  bench_ntt->add_option("--max", log_max, "Largest size, log2")->capture_default_str();
+  bench_ntt->add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
+  auto* bench_arith = bench->add_subcommand("gpu-arith", "GPU Fp/Fr multiplications and G1 mixed additions per second");
+
   // -q and --threads are accepted after the subcommand too
-  for (CLI::App* sub : {prove, verify_cmd, setup_cmd, zkey_cmd, export_vk, info_cmd, selfcheck, bench, bench_msm})
+  for (CLI::App* sub :
+       {prove, verify_cmd, setup_cmd, zkey_cmd, export_vk, info_cmd, selfcheck, bench, bench_msm, bench_ntt, bench_arith})
     sub->fallthrough();
   try {
     app.parse(argc, argv);
@@ -230,7 +241,13 @@ int main(int argc, char** argv) {
     }
     if (*info_cmd) return cuzk::cli::run_info(info_path);
     if (*selfcheck) return cuzk::cli::run_selfcheck();
-    if (*bench_msm) return cuzk::cli::bench_msm_cpu(log_min, log_max, threads, reps);
+    if (*bench_msm) {
+      if (gpu) return cuzk::cli::bench_gpu_msm(log_min, log_max, reps);
+      if (!cpu) throw Error(ErrorCode::kInvalidArgument, "bench msm: choose --cpu or --gpu");
+      return cuzk::cli::bench_msm_cpu(log_min, log_max, threads, reps);
+    }
+    if (*bench_ntt) return cuzk::cli::bench_gpu_ntt(log_min, log_max, reps);
+    if (*bench_arith) return cuzk::cli::bench_gpu_arith();
   } catch (const cuzk::Error& e) {
     progress.done();
     std::fprintf(stderr, "cuzk: error: %s\n", e.what());

@@ -12,13 +12,16 @@
 
 #include "ff/platform.hpp"
 
-// `#pragma unroll` for the device compiler only (g++ would warn about an unknown pragma), and GCC's
-// unroll pragma for the portable host multiplier only (nvcc would warn about it).
-#if defined(__CUDACC__)
+// `#pragma unroll` for the device pass only (g++, also as nvcc's host compiler, warns about it), and
+// GCC's unroll pragma for the portable host multiplier outside nvcc only (nvcc warns about it).
+#if defined(__CUDA_ARCH__)
 #define CUZK_MONT_UNROLL _Pragma("unroll")
-#define CUZK_HOST_UNROLL
 #else
 #define CUZK_MONT_UNROLL
+#endif
+#if defined(__CUDACC__)
+#define CUZK_HOST_UNROLL
+#else
 #define CUZK_HOST_UNROLL _Pragma("GCC unroll 8")
 #endif
 
