@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "ff/bls12_381.hpp"
+#include "formats/binfile.hpp"
 #include "formats/decimal.hpp"
 
 namespace cuzk {
@@ -27,6 +29,14 @@ std::string describe_prime(std::span<const uint8_t> le) {
   for (const auto& k : known)
     if (d == k.dec) return std::string(k.name) + " = " + d;
   return "the unknown prime " + d;
+}
+
+void expect_scalar_field_header(ByteReader& rd) {
+  const uint32_t n8 = rd.u32();
+  auto prime = rd.take(n8);
+  if (!is_modulus_of<Fr>(prime))
+    rd.fail("prime is " + describe_prime(prime) + ", expected the BLS12-381 scalar field prime r");
+  if (n8 != 32) rd.fail("n8 = " + std::to_string(n8) + ", expected 32 for BLS12-381");
 }
 
 }  // namespace cuzk

@@ -23,4 +23,10 @@ bool is_modulus_of(std::span<const uint8_t> le) {
   return le.size() >= (size_t)F::kBytes;
 }
 
+class ByteReader;
+
+/// Reads the `n8 u32 | prime[n8]` field header shared by .r1cs and .wtns (section 1) and throws through
+/// `rd` unless it names BLS12-381's scalar field r with n8 = 32 (a bn128 file says so in the message).
+void expect_scalar_field_header(ByteReader& rd);
+
 }  // namespace cuzk

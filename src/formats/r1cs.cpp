@@ -42,11 +42,7 @@ R1cs read_r1cs(const BinFile& file) {
   R1cs r;
   {
     ByteReader rd(file.section(1, "header"), file.name() + ": section 1 (header)");
-    const uint32_t n8 = rd.u32();
-    auto prime = rd.take(n8);
-    if (!is_modulus_of<Fr>(prime))
-      rd.fail("prime is " + describe_prime(prime) + ", expected the BLS12-381 scalar field prime r");
-    if (n8 != 32) rd.fail("n8 = " + std::to_string(n8) + ", expected 32 for BLS12-381");
+    expect_scalar_field_header(rd);
     r.n_wires = rd.u32();
     r.n_pub_out = rd.u32();
     r.n_pub_in = rd.u32();

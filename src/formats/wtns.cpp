@@ -48,11 +48,7 @@ std::vector<Fr> read_wtns(const BinFile& file) {
   uint32_t n;
   {
     ByteReader rd(file.section(1, "header"), file.name() + ": section 1 (header)");
-    const uint32_t n8 = rd.u32();
-    auto prime = rd.take(n8);
-    if (!is_modulus_of<Fr>(prime))
-      rd.fail("prime is " + describe_prime(prime) + ", expected the BLS12-381 scalar field prime r");
-    if (n8 != 32) rd.fail("n8 = " + std::to_string(n8) + ", expected 32 for BLS12-381");
+    expect_scalar_field_header(rd);
     n = rd.u32();
     rd.expect_end();
   }
