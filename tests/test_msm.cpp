@@ -40,16 +40,17 @@ Jacobian<F> naive(const std::vector<Affine<F>>& b, const std::vector<Fr>& s) {
   return acc;
 }
 
-MsmConfig config(int c, MsmBuckets m, bool split01 = true) {
+MsmConfig config(int c, MsmBuckets m, bool split01 = true, bool simd = true) {
   MsmConfig cfg;
   cfg.window_bits = c;
   cfg.buckets = m;
   cfg.split01 = split01;
+  cfg.simd = simd;
   return cfg;
 }
 
 // Default plan, both forced bucket methods with a few window sizes (fewer on the slower G2), split on and
-// off.
+// off; batch-affine G1 both with the AVX-512 IFMA buckets (on CPUs that have them) and the scalar ones.
 template <class F>
 void check_all_configs(const std::vector<Affine<F>>& b, const std::vector<Fr>& s, ThreadPool& pool,
                        const Jacobian<F>& expect, const char* what) {
@@ -61,9 +62,10 @@ void check_all_configs(const std::vector<Affine<F>>& b, const std::vector<Fr>& s
     for (int c : m == MsmBuckets::kXyzz ? (g1 ? std::vector<int>{1, 4, 10} : std::vector<int>{1, 7})
                                         : (g1 ? std::vector<int>{3, 6, 10} : std::vector<int>{3, 7}))
       for (bool split : {false, true})
-        EXPECT_EQ(msm<F>(b, s, pool, config(c, m, split)), expect)
-            << what << " c=" << c << " batch-affine=" << (m == MsmBuckets::kBatchAffine)
-            << " split=" << split;
+        for (bool simd : {false, true})
+          EXPECT_EQ(msm<F>(b, s, pool, config(c, m, split, simd)), expect)
+              << what << " c=" << c << " batch-affine=" << (m == MsmBuckets::kBatchAffine)
+              << " split=" << split << " simd=" << simd;
 }
 
 template <class F>
@@ -81,6 +83,7 @@ void sizes_vs_naive(uint64_t seed) {
       EXPECT_EQ(msm<F>(b, s, pool, config(0, MsmBuckets::kXyzz)), expect) << n;
       EXPECT_EQ(msm<F>(b, s, pool, config(0, MsmBuckets::kBatchAffine)), expect) << n;
       EXPECT_EQ(msm<F>(b, s, pool, config(7, MsmBuckets::kBatchAffine)), expect) << n;
+      EXPECT_EQ(msm<F>(b, s, pool, config(7, MsmBuckets::kBatchAffine, true, false)), expect) << n;
     }
   }
 }
@@ -160,6 +163,24 @@ TEST(MsmSkewed, G1EqualScalarsLargeWindow) {
   EXPECT_EQ(msm<Fp>(b, s, pool), expect);
   EXPECT_EQ(msm<Fp>(b, s, pool, config(12, MsmBuckets::kBatchAffine)), expect);
   EXPECT_EQ(msm<Fp>(b, s, pool, config(8, MsmBuckets::kBatchAffine)), expect);
+  EXPECT_EQ(msm<Fp>(b, s, pool, config(8, MsmBuckets::kBatchAffine, true, false)), expect);
+}
+
+// Enough points for full batches of the vector buckets (many groups of 8, a padded last group), with
+// every tenth base repeated from the one before so that x_P = x_B additions are deferred mid-batch.
+TEST(MsmSimd, G1VectorBucketsMatchScalar) {
+  ThreadPool pool(2);
+  std::mt19937_64 rng(208);
+  const size_t n = 20011;
+  auto b = random_bases<Fp>(n, rng);
+  for (size_t i = 10; i < n; i += 10) b[i] = b[i - 1];
+  auto s = random_scalars(n, rng);
+  for (size_t i = 10; i < n; i += 20) s[i] = s[i - 1];
+  for (int c : {9, 11, 13}) {
+    const auto scalar = msm<Fp>(b, s, pool, config(c, MsmBuckets::kBatchAffine, true, false));
+    EXPECT_EQ(msm<Fp>(b, s, pool, config(c, MsmBuckets::kBatchAffine, true, true)), scalar) << c;
+    EXPECT_EQ(msm<Fp>(b, s, pool, config(c, MsmBuckets::kXyzz)), scalar) << c;
+  }
 }
 
 TEST(MsmThreads, OneAndTwoThreadsEqual) {

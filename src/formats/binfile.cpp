@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include "util/error.hpp"
@@ -63,7 +63,8 @@ BinFile BinFile::open(const std::filesystem::path& path, std::string_view magic,
   }
   f.size_ = (size_t)st.st_size;
   if (f.size_ > 0) {
-    void* m = ::mmap(nullptr, f.size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    // MAP_POPULATE: map the whole (page-cached) file up front rather than by one fault per 4 KiB page.
+    void* m = ::mmap(nullptr, f.size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     if (m == MAP_FAILED) {
       int err = errno;
       ::close(fd);
@@ -123,7 +124,9 @@ void BinFile::release() noexcept {
   size_ = 0;
 }
 
-void BinFile::fail(const std::string& what) const { throw Error(ErrorCode::kInvalidFile, name_ + ": " + what); }
+void BinFile::fail(const std::string& what) const {
+  throw Error(ErrorCode::kInvalidFile, name_ + ": " + what);
+}
 
 void BinFile::parse(std::string_view magic, uint32_t version) {
   if (magic.size() != 4) throw Error(ErrorCode::kInternal, "container magic must be 4 characters");
@@ -158,7 +161,8 @@ void BinFile::parse(std::string_view magic, uint32_t version) {
     sections_.push_back(s);
   }
   if (pos != size_)
-    fail(std::to_string(size_ - pos) + " trailing bytes after the last of " + std::to_string(n) + " sections");
+    fail(std::to_string(size_ - pos) + " trailing bytes after the last of " + std::to_string(n) +
+         " sections");
 }
 
 size_t BinFile::count(uint32_t id) const {
@@ -186,7 +190,9 @@ std::span<const uint8_t> BinFile::section(uint32_t id, std::string_view what) co
 
 // ---- ByteReader -------------------------------------------------------------------------------------
 
-void ByteReader::fail(const std::string& what) const { throw Error(ErrorCode::kInvalidFile, ctx_ + ": " + what); }
+void ByteReader::fail(const std::string& what) const {
+  throw Error(ErrorCode::kInvalidFile, ctx_ + ": " + what);
+}
 
 std::span<const uint8_t> ByteReader::take(size_t n) {
   if (n > remaining())

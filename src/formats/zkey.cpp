@@ -41,9 +41,9 @@ void encode_point(const P& p, uint8_t* out) {
 /// Decodes `n` consecutive points; large arrays are split over the hardware threads. A decoding error
 /// is reported for the lowest failing index, so the message does not depend on scheduling.
 template <class P>
-std::vector<P> decode_points(const uint8_t* in, size_t n, SubgroupCheck check, const std::string& ctx) {
+BigVector<P> decode_points(const uint8_t* in, size_t n, SubgroupCheck check, const std::string& ctx) {
   constexpr size_t kSz = point_bytes<P>();
-  std::vector<P> out(n);
+  BigVector<P> out(n);
   size_t threads = std::max(1u, std::thread::hardware_concurrency());
   threads = std::min(threads, n / 8192 + 1);
   std::mutex mu;
@@ -81,15 +81,16 @@ std::vector<P> decode_points(const uint8_t* in, size_t n, SubgroupCheck check, c
 
 /// A section that is an array of `n` points; its size must be n·(point size).
 template <class P>
-std::vector<P> read_point_section(const BinFile& f, uint32_t id, const char* what, uint64_t n,
-                                  const std::string& count_expr, SubgroupCheck check) {
+BigVector<P> read_point_section(const BinFile& f, uint32_t id, const char* what, uint64_t n,
+                                const std::string& count_expr, SubgroupCheck check) {
   auto s = f.section(id, what);
   const uint64_t want = n * point_bytes<P>();
   const std::string ctx = f.name() + ": section " + std::to_string(id) + " (" + what + ")";
   if (s.size() != want)
     throw Error(ErrorCode::kInvalidFile, ctx + " has " + std::to_string(s.size()) + " bytes, expected " +
                                              count_expr + " = " + std::to_string(n) + " points of " +
-                                             std::to_string(point_bytes<P>()) + " bytes = " + std::to_string(want));
+                                             std::to_string(point_bytes<P>()) +
+                                             " bytes = " + std::to_string(want));
   return decode_points<P>(s.data(), (size_t)n, check, ctx);
 }
 
@@ -113,7 +114,9 @@ uint32_t Zkey::power() const {
   return p;
 }
 
-uint32_t Zkey::n_contributions() const { return mpc_params.size() >= 68 ? get_u32(mpc_params.data() + 64) : 0; }
+uint32_t Zkey::n_contributions() const {
+  return mpc_params.size() >= 68 ? get_u32(mpc_params.data() + 64) : 0;
+}
 
 Zkey read_zkey(const std::filesystem::path& path, const ZkeyReadOptions& opt) {
   return read_zkey(BinFile::open(path, "zkey", 1), opt);
@@ -145,10 +148,11 @@ Zkey read_zkey(const BinFile& f, const ZkeyReadOptions& opt) {
     zk.n_vars = rd.u32();
     zk.n_public = rd.u32();
     zk.domain_size = rd.u32();
-    if (!is_pow2(zk.domain_size)) rd.fail("domainSize " + std::to_string(zk.domain_size) + " is not a power of two");
+    if (!is_pow2(zk.domain_size))
+      rd.fail("domainSize " + std::to_string(zk.domain_size) + " is not a power of two");
     if ((uint64_t)zk.n_public + 1 > zk.n_vars)
-      rd.fail("nPublic + 1 = " + std::to_string((uint64_t)zk.n_public + 1) + " exceeds nVars = " +
-              std::to_string(zk.n_vars));
+      rd.fail("nPublic + 1 = " + std::to_string((uint64_t)zk.n_public + 1) +
+              " exceeds nVars = " + std::to_string(zk.n_vars));
     zk.alpha1 = read_header_point<G1Affine>(rd, "alpha_1", opt.header_points);
     zk.beta1 = read_header_point<G1Affine>(rd, "beta_1", opt.header_points);
     zk.beta2 = read_header_point<G2Affine>(rd, "beta_2", opt.header_points);
@@ -180,7 +184,8 @@ Zkey read_zkey(const BinFile& f, const ZkeyReadOptions& opt) {
             std::to_string(zk.domain_size));
       if (c.signal >= zk.n_vars)
         bad("signal " + std::to_string(c.signal) + " is not below nVars " + std::to_string(zk.n_vars));
-      Fr raw = Fr::zero();  // the integer coeff·R² mod r; as Montgomery limbs it is coeff·R, so one reduction gives coeff
+      Fr raw = Fr::zero();  // the integer coeff·R² mod r; as Montgomery limbs it is coeff·R, so one reduction
+                            // gives coeff
       if (!from_bytes_le_mont(v.data(), raw)) bad("value is not below the Fr modulus r");
       c.value = raw.from_mont_limbs();
     }
@@ -188,8 +193,8 @@ Zkey read_zkey(const BinFile& f, const ZkeyReadOptions& opt) {
   zk.a = read_point_section<G1Affine>(f, 5, "A", zk.n_vars, "nVars", vc);
   zk.b1 = read_point_section<G1Affine>(f, 6, "B1", zk.n_vars, "nVars", vc);
   zk.b2 = read_point_section<G2Affine>(f, 7, "B2", zk.n_vars, "nVars", vc);
-  zk.c = read_point_section<G1Affine>(f, 8, "C", (uint64_t)zk.n_vars - zk.n_public - 1, "(nVars - nPublic - 1)",
-                                      vc);
+  zk.c = read_point_section<G1Affine>(f, 8, "C", (uint64_t)zk.n_vars - zk.n_public - 1,
+                                      "(nVars - nPublic - 1)", vc);
   zk.h = read_point_section<G1Affine>(f, 9, "H", zk.domain_size, "domainSize", vc);
   if (auto s = f.optional_section(10, "contributions")) {
     if (s->size() < 68)
@@ -204,7 +209,8 @@ namespace {
 
 void check_shape(const Zkey& zk) {
   auto bad = [](const std::string& m) { throw Error(ErrorCode::kInvalidArgument, "write_zkey: " + m); };
-  if (!is_pow2(zk.domain_size)) bad("domain_size " + std::to_string(zk.domain_size) + " is not a power of two");
+  if (!is_pow2(zk.domain_size))
+    bad("domain_size " + std::to_string(zk.domain_size) + " is not a power of two");
   if ((uint64_t)zk.n_public + 1 > zk.n_vars) bad("n_public + 1 exceeds n_vars");
   auto want = [&](size_t have, uint64_t need, const char* what) {
     if (have != need)
@@ -221,7 +227,7 @@ void check_shape(const Zkey& zk) {
 }
 
 template <class P>
-void write_points(BinFileWriter& w, uint32_t id, const std::vector<P>& pts) {
+void write_points(BinFileWriter& w, uint32_t id, const BigVector<P>& pts) {
   constexpr size_t kSz = point_bytes<P>(), kBatch = 4096;
   std::vector<uint8_t> buf(kBatch * kSz);
   w.begin_section(id);
@@ -317,6 +323,8 @@ std::vector<uint8_t> zkey_bytes(const Zkey& zk) {
   return w.take_bytes();
 }
 
-VerifyingKey verifying_key(const Zkey& zk) { return {zk.alpha1, zk.beta2, zk.gamma2, zk.delta2, zk.ic}; }
+VerifyingKey verifying_key(const Zkey& zk) {
+  return {zk.alpha1, zk.beta2, zk.gamma2, zk.delta2, {zk.ic.begin(), zk.ic.end()}};
+}
 
 }  // namespace cuzk

@@ -21,6 +21,7 @@
 #include "ec/curves.hpp"
 #include "ec/encoding.hpp"
 #include "ff/bls12_381.hpp"
+#include "util/huge_alloc.hpp"
 
 namespace cuzk {
 
@@ -44,13 +45,13 @@ struct Zkey {
   uint32_t domain_size = 0;  ///< power of two > nConstraints + nPublic
   G1Affine alpha1, beta1, delta1;
   G2Affine beta2, gamma2, delta2;
-  std::vector<G1Affine> ic;    ///< n_public + 1 points (s3)
-  std::vector<ZkeyCoef> coefs; ///< s4, in file order
-  std::vector<G1Affine> a;     ///< n_vars (s5)
-  std::vector<G1Affine> b1;    ///< n_vars (s6)
-  std::vector<G2Affine> b2;    ///< n_vars (s7)
-  std::vector<G1Affine> c;     ///< n_vars − n_public − 1 (s8): c[i] belongs to witness index n_public+1+i
-  std::vector<G1Affine> h;     ///< domain_size (s9)
+  BigVector<G1Affine> ic;       ///< n_public + 1 points (s3)
+  std::vector<ZkeyCoef> coefs;  ///< s4, in file order
+  BigVector<G1Affine> a;        ///< n_vars (s5)
+  BigVector<G1Affine> b1;       ///< n_vars (s6)
+  BigVector<G2Affine> b2;       ///< n_vars (s7)
+  BigVector<G1Affine> c;  ///< n_vars − n_public − 1 (s8): c[i] belongs to witness index n_public+1+i
+  BigVector<G1Affine> h;  ///< domain_size (s9)
   /// Section 10 payload verbatim (csHash[64] | nContributions u32 | records), empty when the file has
   /// no section 10. write_zkey writes it back unchanged, or an empty record (64 zero bytes + u32 0,
   /// what `groth16 setup` writes minus the real circuit hash) when empty.
@@ -66,7 +67,7 @@ struct Zkey {
 /// Subgroup checks while reading. On-curve and canonical-coordinate checks always run.
 struct ZkeyReadOptions {
   SubgroupCheck header_points = SubgroupCheck::kYes;  ///< α₁, β₁, β₂, γ₂, δ₁, δ₂ (6 points, cheap)
-  SubgroupCheck vector_points = SubgroupCheck::kNo;   ///< IC, A, B1, B2, C, H (costly: ~r·P each)
+  SubgroupCheck vector_points = SubgroupCheck::kNo;  ///< IC, A, B1, B2, C, H (costly: ~r·P each)
 };
 
 /// Reads a Groth16 .zkey v1. Throws Error(kIo) if unreadable and Error(kInvalidFile) naming the path,

@@ -10,6 +10,11 @@
 namespace cuzk {
 namespace {
 
+template <class T>
+BigVector<T> big(const std::vector<T>& v) {
+  return {v.begin(), v.end()};
+}
+
 /// Table of d·2^(8w)·G for windows w = 0..31 and digits d = 0..255 (affine), for k·G with 32 mixed
 /// additions.
 template <class F>
@@ -67,7 +72,8 @@ std::vector<Fr> lagrange_at(const Fr& tau, int log_n, ThreadPool& pool) {
   for (size_t i = 1; i < n; i++) pw[i] = pw[i - 1] * omega;
   for (size_t i = 0; i < n; i++) {
     den[i] = tau - pw[i];
-    if (den[i].is_zero()) throw Error(ErrorCode::kInvalidArgument, "setup: τ lies on the domain; pick another seed");
+    if (den[i].is_zero())
+      throw Error(ErrorCode::kInvalidArgument, "setup: τ lies on the domain; pick another seed");
   }
   // batch inversion (Montgomery's trick), in chunks per thread
   pool.parallel_for(n, [&](size_t lo, size_t hi) {
@@ -114,7 +120,8 @@ ToxicWaste ToxicWaste::from_seed(uint64_t seed) {
 }
 
 ToxicWaste ToxicWaste::random() {
-  return {random_fr_nonzero(), random_fr_nonzero(), random_fr_nonzero(), random_fr_nonzero(), random_fr_nonzero()};
+  return {random_fr_nonzero(), random_fr_nonzero(), random_fr_nonzero(), random_fr_nonzero(),
+          random_fr_nonzero()};
 }
 
 Zkey setup(const R1cs& cs, const ToxicWaste& tw, ThreadPool& pool) {
@@ -143,7 +150,8 @@ Zkey setup(const R1cs& cs, const ToxicWaste& tw, ThreadPool& pool) {
       v[cs.b.cols[k]] += cs.b.vals[k] * lag[j];
       zk.coefs.push_back({1, j, cs.b.cols[k], cs.b.vals[k]});
     }
-    for (uint64_t k = cs.c.row_offsets[j]; k < cs.c.row_offsets[j + 1]; k++) w[cs.c.cols[k]] += cs.c.vals[k] * lag[j];
+    for (uint64_t k = cs.c.row_offsets[j]; k < cs.c.row_offsets[j + 1]; k++)
+      w[cs.c.cols[k]] += cs.c.vals[k] * lag[j];
   }
   for (uint32_t s = 0; s <= n_pub; s++) {  // public-input rows: A = w_s
     u[s] += lag[cs.n_constraints + s];
@@ -168,17 +176,17 @@ Zkey setup(const R1cs& cs, const ToxicWaste& tw, ThreadPool& pool) {
     else
       c_s[j - n_pub - 1] = t * delta_inv;
   }
-  zk.ic = g1.mul_all(ic_s, pool);
-  zk.a = g1.mul_all(u, pool);
-  zk.b1 = g1.mul_all(v, pool);
-  zk.b2 = g2.mul_all(v, pool);
-  zk.c = g1.mul_all(c_s, pool);
+  zk.ic = big(g1.mul_all(ic_s, pool));
+  zk.a = big(g1.mul_all(u, pool));
+  zk.b1 = big(g1.mul_all(v, pool));
+  zk.b2 = big(g2.mul_all(v, pool));
+  zk.c = big(g1.mul_all(c_s, pool));
 
   // H_j = L'_{2j+1}(τ)/δ over the domain 2n
   std::vector<Fr> lag2 = lagrange_at(tw.tau, log_n + 1, pool);
   std::vector<Fr> h_s(n);
   for (size_t j = 0; j < n; j++) h_s[j] = lag2[2 * j + 1] * delta_inv;
-  zk.h = g1.mul_all(h_s, pool);
+  zk.h = big(g1.mul_all(h_s, pool));
   return zk;
 }
 

@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "msm/batch_affine.hpp"
 #include "util/error.hpp"
 
 namespace cuzk {
@@ -69,6 +71,9 @@ constexpr double kXyzzPoint = 12, kAffinePoint = 9, kXyzzMadd = 10, kXyzzAdd = 1
 // Bucket arrays above this size no longer stay in cache: every point pays kMiss. Windows whose bucket array
 // would exceed kMaxBucketBytes are not planned (each running task holds one).
 constexpr double kCachedBucketBytes = 8 << 20, kMaxBucketBytes = 32 << 20;
+
+/// Windows with fewer buckets than this use XYZZ buckets even in a batch-affine plan.
+constexpr size_t kMinAffineBuckets = 256;
 
 /// Batch size of the batch-affine accumulation for nb buckets: minimizes inversion/K + collisions (a point
 /// whose bucket is already in the batch costs an XYZZ add instead: ≈ 2K/nb extra per point).
@@ -166,19 +171,19 @@ XYZZ<F> window_xyzz(const Tail<F>& in, size_t b, size_t e, int w, int c) {
 
 // ---- batch-affine buckets --------------------------------------------------------------------------
 
-/// One window over one point range with affine buckets. A point whose bucket is empty is copied in; a
-/// point whose bucket is free joins the current batch (bucket, point); a point whose bucket is already in
-/// the batch goes to that bucket's XYZZ overflow instead. A full batch is resolved with one inversion:
-/// the denominators x_P − x_B (or 2y_B for P = B) are multiplied up, inverted once, and unwound.
-template <class F>
+using msm_detail::BucketAdd;
+
+/// One window over one point range with affine buckets (stored by `Buckets`, batch_affine.hpp). A point
+/// whose bucket is empty is copied in; a point whose bucket is free joins the current batch; a point whose
+/// bucket is already in the batch, or whose x equals its bucket's (P = ±B), goes to that bucket's XYZZ
+/// overflow instead. A full batch is resolved by Buckets::flush with one inversion.
+template <class F, class Buckets>
 class BatchAffineWindow {
  public:
-  BatchAffineWindow(const Tail<F>& in, int w, int c)
-      : in_(in), w_(w), c_(c), nb_(window_buckets(w, c)), k_(std::min(batch_size<F>(nb_), nb_)) {
-    bk_.resize(nb_);
+  BatchAffineWindow(const Tail<F>& in, int w, int c, Buckets& bk, size_t nb, size_t batch)
+      : in_(in), w_(w), c_(c), nb_(nb), k_(batch), bk_(bk) {
     state_.assign(nb_, kEmpty);
     pend_.reserve(k_);
-    prefix_.resize(k_);
   }
 
   XYZZ<F> run(size_t b, size_t e) {
@@ -186,29 +191,23 @@ class BatchAffineWindow {
       const int d = booth_digit(in_.k[i].l, w_, c_);
       if (d == 0) continue;
       const uint32_t j = (uint32_t)(d > 0 ? d - 1 : -d - 1);
-      const uint32_t neg = d < 0;
+      const uint8_t neg = d < 0;
       uint32_t& st = state_[j];
       if (st == kEmpty) {
-        bk_[j] = point(i, neg);
+        bk_.set(j, (uint32_t)i, neg);
         st = kFree;
       } else if (st == batch_) {
-        if (over_slot_.empty()) over_slot_.assign(nb_, 0);
-        uint32_t& slot = over_slot_[j];
-        if (slot == 0) {
-          over_.push_back(XYZZ<F>::infinity());
-          slot = (uint32_t)over_.size();
-        }
-        over_[slot - 1] = over_[slot - 1].add_affine(point(i, neg));
+        overflow(j, (uint32_t)i, neg);
       } else {
         st = batch_;
-        pend_.push_back({j, (uint32_t)i, (uint8_t)neg, kAdd});
+        pend_.push_back({j, (uint32_t)i, neg, 0});
         if (pend_.size() == k_) flush();
       }
     }
     flush();
     XYZZ<F> sum = XYZZ<F>::infinity(), acc = XYZZ<F>::infinity();
     for (size_t j = nb_; j-- > 0;) {
-      if (state_[j] != kEmpty) sum = sum.add_affine(bk_[j]);
+      if (state_[j] != kEmpty) sum = sum.add_affine(bk_.get((uint32_t)j));
       if (!over_slot_.empty() && over_slot_[j]) sum += over_[over_slot_[j] - 1];
       acc += sum;
     }
@@ -217,79 +216,24 @@ class BatchAffineWindow {
 
  private:
   static constexpr uint32_t kEmpty = 0, kFree = std::numeric_limits<uint32_t>::max();
-  enum Kind : uint8_t { kAdd, kDouble, kCancel };
-  struct Pending {
-    uint32_t bucket, point;
-    uint8_t neg, kind;
-  };
 
-  // Buckets are touched in random order: fetch the cache lines of the ones a few entries ahead.
-  static constexpr size_t kAhead = 4;
-  void prefetch_bucket(uint32_t j) const {
-    const char* p = reinterpret_cast<const char*>(&bk_[j]);
-    __builtin_prefetch(p);
-    __builtin_prefetch(p + 64);
-    if constexpr (sizeof(Affine<F>) > 128) __builtin_prefetch(p + 128);
-  }
-
-  Affine<F> point(size_t i, uint32_t neg) const {
-    const Affine<F>& p = in_.base(i);
-    return neg ? Affine<F>{p.x, -p.y} : p;
-  }
-
-  // Pass 1 computes the denominators and their prefix products, one inversion inverts the product, pass 2
-  // walks back, recovering each 1/den and updating the bucket:
-  //   P ≠ ±B: den = x_P − x_B, λ = (y_P − y_B)/den;  P = B: den = 2y_B, λ = 3x_B²/den;
-  //   P = −B: den = 1 and the bucket becomes empty;  x3 = λ² − x_B − x_P, y3 = λ(x_B − x3) − y_B.
-  // The kind of each entry is recorded in pass 1, so pass 2 only recomputes the cheap x_P − x_B.
-  void flush() {
-    const size_t k = pend_.size();
-    if (k == 0) return;
-    F acc = F::one();
-    for (size_t t = 0; t < k; t++) {
-      if (t + kAhead < k) prefetch_bucket(pend_[t + kAhead].bucket);
-      Pending& pe = pend_[t];
-      const Affine<F>& p = in_.base(pe.point);
-      const Affine<F>& bkt = bk_[pe.bucket];
-      prefix_[t] = acc;
-      F den = p.x - bkt.x;
-      if (!den.is_zero()) {
-        acc = acc * den;
-        continue;
-      }
-      // x_P = x_B: P = B or P = −B (compare y with P's sign applied)
-      const bool same = pe.neg ? (p.y + bkt.y).is_zero() : p.y == bkt.y;
-      pe.kind = same ? kDouble : kCancel;
-      if (same) acc = acc * bkt.y.dbl();
+  void overflow(uint32_t j, uint32_t i, uint8_t neg) {
+    if (over_slot_.empty()) over_slot_.assign(nb_, 0);
+    uint32_t& slot = over_slot_[j];
+    if (slot == 0) {
+      over_.push_back(XYZZ<F>::infinity());
+      slot = (uint32_t)over_.size();
     }
-    F inv = acc.inverse();
-    for (size_t t = k; t-- > 0;) {
-      if (t >= kAhead) prefetch_bucket(pend_[t - kAhead].bucket);
-      const Pending& pe = pend_[t];
-      const Affine<F>& p = in_.base(pe.point);
-      Affine<F>& bkt = bk_[pe.bucket];
-      if (pe.kind == kAdd) {
-        const F den = p.x - bkt.x;
-        const F it = inv * prefix_[t];
-        inv = inv * den;
-        const F lambda = ((pe.neg ? -p.y : p.y) - bkt.y) * it;
-        const F x3 = lambda.sqr() - bkt.x - p.x;
-        bkt.y = lambda * (bkt.x - x3) - bkt.y;
-        bkt.x = x3;
-        state_[pe.bucket] = kFree;
-      } else if (pe.kind == kDouble) {
-        const F den = bkt.y.dbl();
-        const F it = inv * prefix_[t];
-        inv = inv * den;
-        const F xx = bkt.x.sqr();
-        const F lambda = (xx.dbl() + xx) * it;
-        const F x3 = lambda.sqr() - bkt.x.dbl();
-        bkt.y = lambda * (bkt.x - x3) - bkt.y;
-        bkt.x = x3;
-        state_[pe.bucket] = kFree;
-      } else {
-        state_[pe.bucket] = kEmpty;
-      }
+    const Affine<F>& p = in_.base(i);
+    over_[slot - 1] = over_[slot - 1].add_affine(neg ? Affine<F>{p.x, -p.y} : p);
+  }
+
+  void flush() {
+    if (pend_.empty()) return;
+    bk_.flush(pend_);
+    for (const BucketAdd& a : pend_) {
+      state_[a.bucket] = kFree;
+      if (a.deferred) overflow(a.bucket, a.point, a.neg);
     }
     pend_.clear();
     if (++batch_ == kFree) batch_ = 1;  // never reached in practice (2^32 batches)
@@ -298,12 +242,11 @@ class BatchAffineWindow {
   const Tail<F>& in_;
   const int w_, c_;
   const size_t nb_, k_;
-  std::vector<Affine<F>> bk_;
+  Buckets& bk_;
   std::vector<uint32_t> state_;      // kEmpty, kFree, or the batch number while in that batch
   std::vector<uint32_t> over_slot_;  // bucket → 1 + index into over_, 0 if none (allocated on first use)
-  std::vector<XYZZ<F>> over_;        // XYZZ sums of the points that found their bucket busy in the batch
-  std::vector<Pending> pend_;
-  std::vector<F> prefix_;
+  std::vector<XYZZ<F>> over_;        // XYZZ sums of the points that could not join a batch
+  std::vector<BucketAdd> pend_;
   uint32_t batch_ = 1;
 };
 
@@ -320,6 +263,16 @@ XYZZ<F> pippenger(const Tail<F>& in, ThreadPool& pool, const MsmConfig& cfg) {
   const MsmBuckets method = plan.method;
   const size_t parts = plan.parts;
   std::vector<XYZZ<F>> res((size_t)W * parts, XYZZ<F>::infinity());
+  // G1 on a CPU with AVX-512 IFMA: the tail points in Fp52 form for the vector buckets.
+  std::vector<msm_detail::Point52> pts52;
+  if constexpr (std::is_same_v<F, Fp>) {
+    if (method == MsmBuckets::kBatchAffine && cfg.simd && ifma::cpu_has_ifma()) {
+      pts52.resize(in.n);
+      pool.parallel_for(in.n, [&](size_t lo, size_t hi) {
+        for (size_t i = lo; i < hi; i++) pts52[i] = msm_detail::to_point52(in.base(i));
+      });
+    }
+  }
   pool.parallel_for(
       res.size(),
       [&](size_t tb, size_t te) {
@@ -327,12 +280,21 @@ XYZZ<F> pippenger(const Tail<F>& in, ThreadPool& pool, const MsmConfig& cfg) {
           const int w = (int)(t / parts);
           const size_t part = t % parts;
           const size_t b = in.n * part / parts, e = in.n * (part + 1) / parts;
-          if (method == MsmBuckets::kXyzz) {
+          const size_t nb = window_buckets(w, c), k = std::min(batch_size<F>(nb), nb);
+          // A top window with few buckets would make batches of a few points, each paying an inversion.
+          if (method == MsmBuckets::kXyzz || nb < kMinAffineBuckets) {
             res[t] = window_xyzz(in, b, e, w, c);
-          } else {
-            BatchAffineWindow<F> win(in, w, c);
-            res[t] = win.run(b, e);
+            continue;
           }
+          if constexpr (std::is_same_v<F, Fp>) {
+            if (!pts52.empty()) {
+              msm_detail::Ifma52Buckets bk(pts52.data(), nb, k);
+              res[t] = BatchAffineWindow<F, msm_detail::Ifma52Buckets>(in, w, c, bk, nb, k).run(b, e);
+              continue;
+            }
+          }
+          msm_detail::ScalarAffineBuckets<F, Tail<F>> bk(in, nb, k);
+          res[t] = BatchAffineWindow<F, decltype(bk)>(in, w, c, bk, nb, k).run(b, e);
         }
       },
       1);
