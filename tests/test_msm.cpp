@@ -168,20 +168,22 @@ TEST(MsmSkewed, G1EqualScalarsLargeWindow) {
 
 // Enough points for full batches of the vector buckets (many groups of 8, a padded last group), with
 // every tenth base repeated from the one before so that x_P = x_B additions are deferred mid-batch.
-TEST(MsmSimd, G1VectorBucketsMatchScalar) {
+template <class F>
+void vector_buckets_match_scalar(size_t n, uint64_t seed) {
   ThreadPool pool(2);
-  std::mt19937_64 rng(208);
-  const size_t n = 20011;
-  auto b = random_bases<Fp>(n, rng);
+  std::mt19937_64 rng(seed);
+  auto b = random_bases<F>(n, rng);
   for (size_t i = 10; i < n; i += 10) b[i] = b[i - 1];
   auto s = random_scalars(n, rng);
   for (size_t i = 10; i < n; i += 20) s[i] = s[i - 1];
   for (int c : {9, 11, 13}) {
-    const auto scalar = msm<Fp>(b, s, pool, config(c, MsmBuckets::kBatchAffine, true, false));
-    EXPECT_EQ(msm<Fp>(b, s, pool, config(c, MsmBuckets::kBatchAffine, true, true)), scalar) << c;
-    EXPECT_EQ(msm<Fp>(b, s, pool, config(c, MsmBuckets::kXyzz)), scalar) << c;
+    const auto scalar = msm<F>(b, s, pool, config(c, MsmBuckets::kBatchAffine, true, false));
+    EXPECT_EQ(msm<F>(b, s, pool, config(c, MsmBuckets::kBatchAffine, true, true)), scalar) << c;
+    EXPECT_EQ(msm<F>(b, s, pool, config(c, MsmBuckets::kXyzz)), scalar) << c;
   }
 }
+TEST(MsmSimd, G1VectorBucketsMatchScalar) { vector_buckets_match_scalar<Fp>(20011, 208); }
+TEST(MsmSimd, G2VectorBucketsMatchScalar) { vector_buckets_match_scalar<Fp2>(6007, 209); }
 
 TEST(MsmThreads, OneAndTwoThreadsEqual) {
   ThreadPool p1(1), p2(2), p3(3);

@@ -74,7 +74,7 @@ constexpr Fp52 p_times(uint64_t k) {
   return repack52(m);
 }
 
-inline constexpr Fp52 kP = p_times(1), k2P = p_times(2);
+inline constexpr Fp52 kP = p_times(1), k2P = p_times(2), k4P = p_times(4);
 /// −p⁻¹ mod 2^52 (the low 52 bits of −p⁻¹ mod 2^64).
 inline constexpr uint64_t kInv52 = FpParams::inv & kMask52;
 

@@ -2,10 +2,11 @@
 // (bucket, point) additions whose buckets are pairwise distinct, resolved with a single field inversion
 // by Montgomery's simultaneous-inversion trick ("Speeding the Pollard and elliptic curve methods of
 // factorization", Math. Comp. 1987). Two bucket stores implement it: ScalarAffineBuckets (any F) and,
-// on CPUs with AVX-512 IFMA, Ifma52Buckets (G1, eight additions per vector instruction stream).
+// on CPUs with AVX-512 IFMA, IfmaBuckets (G1 and G2, eight additions per vector instruction stream).
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "ec/curves.hpp"
@@ -84,28 +85,44 @@ class ScalarAffineBuckets {
   std::vector<F> prefix_;
 };
 
-/// A G1 affine point in Fp52 coordinates (128 bytes).
-struct Point52 {
-  ifma::Fp52 x, y;
+/// An Fp2 element c0 + c1·u in Fp52 form (128 bytes).
+struct Fp2_52 {
+  ifma::Fp52 c0, c1;
 };
 
-/// A (finite) point in Fp52 form; MSMs convert their points once (two multiplications per point).
-inline Point52 to_point52(const Affine<Fp>& p) { return {ifma::to_fp52(p.x), ifma::to_fp52(p.y)}; }
+/// The Fp52 form of F's elements: Fp52 for Fp (G1), Fp2_52 for Fp2 (G2).
+template <class F>
+using Elem52 = std::conditional_t<std::is_same_v<F, Fp>, ifma::Fp52, Fp2_52>;
 
-/// Affine G1 buckets in Fp52 form, updated eight at a time with AVX-512 IFMA; same algorithm and
-/// results as ScalarAffineBuckets<Fp>. Only for CPUs where ifma::cpu_has_ifma().
-class Ifma52Buckets {
+/// An affine point with Fp52-form coordinates (128 bytes on G1, 256 on G2).
+template <class F>
+struct Point52 {
+  Elem52<F> x, y;
+};
+
+/// A (finite) point in Fp52 form; MSMs convert their points once (one multiplication per Fp
+/// coordinate).
+Point52<Fp> to_point52(const Affine<Fp>& p);
+Point52<Fp2> to_point52(const Affine<Fp2>& p);
+
+/// Affine buckets in Fp52 form, updated eight at a time with AVX-512 IFMA; same algorithm and results
+/// as ScalarAffineBuckets<F>. F is Fp (G1) or Fp2 (G2). Only for CPUs where ifma::cpu_has_ifma().
+template <class F>
+class IfmaBuckets {
  public:
-  Ifma52Buckets(const Point52* pts, size_t nb, size_t batch);
+  IfmaBuckets(const Point52<F>* pts, size_t nb, size_t batch);
 
   void set(uint32_t j, uint32_t i, bool neg);
-  Affine<Fp> get(uint32_t j) const;
-  CUZK_IFMA void flush(std::vector<BucketAdd>& batch);
+  Affine<F> get(uint32_t j) const;
+  void flush(std::vector<BucketAdd>& batch);
 
  private:
-  const Point52* pts_;
-  std::vector<Point52> bk_;
-  std::vector<ifma::Fp52> prefix_, den_;  // per group of 8 additions, 8 limb rows each
+  const Point52<F>* pts_;
+  std::vector<Point52<F>> bk_;
+  std::vector<Elem52<F>> prefix_, den_;  // per group of 8 additions, 8 lane rows each
 };
+
+extern template class IfmaBuckets<Fp>;
+extern template class IfmaBuckets<Fp2>;
 
 }  // namespace cuzk::msm_detail

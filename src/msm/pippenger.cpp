@@ -10,6 +10,7 @@
 
 #include "msm/batch_affine.hpp"
 #include "util/error.hpp"
+#include "util/huge_alloc.hpp"
 
 namespace cuzk {
 
@@ -263,15 +264,13 @@ XYZZ<F> pippenger(const Tail<F>& in, ThreadPool& pool, const MsmConfig& cfg) {
   const MsmBuckets method = plan.method;
   const size_t parts = plan.parts;
   std::vector<XYZZ<F>> res((size_t)W * parts, XYZZ<F>::infinity());
-  // G1 on a CPU with AVX-512 IFMA: the tail points in Fp52 form for the vector buckets.
-  std::vector<msm_detail::Point52> pts52;
-  if constexpr (std::is_same_v<F, Fp>) {
-    if (method == MsmBuckets::kBatchAffine && cfg.simd && ifma::cpu_has_ifma()) {
-      pts52.resize(in.n);
-      pool.parallel_for(in.n, [&](size_t lo, size_t hi) {
-        for (size_t i = lo; i < hi; i++) pts52[i] = msm_detail::to_point52(in.base(i));
-      });
-    }
+  // On a CPU with AVX-512 IFMA: the tail points in Fp52 form for the vector buckets.
+  BigVector<msm_detail::Point52<F>> pts52;
+  if (method == MsmBuckets::kBatchAffine && cfg.simd && ifma::cpu_has_ifma()) {
+    pts52.resize(in.n);
+    pool.parallel_for(in.n, [&](size_t lo, size_t hi) {
+      for (size_t i = lo; i < hi; i++) pts52[i] = msm_detail::to_point52(in.base(i));
+    });
   }
   pool.parallel_for(
       res.size(),
@@ -286,12 +285,10 @@ XYZZ<F> pippenger(const Tail<F>& in, ThreadPool& pool, const MsmConfig& cfg) {
             res[t] = window_xyzz(in, b, e, w, c);
             continue;
           }
-          if constexpr (std::is_same_v<F, Fp>) {
-            if (!pts52.empty()) {
-              msm_detail::Ifma52Buckets bk(pts52.data(), nb, k);
-              res[t] = BatchAffineWindow<F, msm_detail::Ifma52Buckets>(in, w, c, bk, nb, k).run(b, e);
-              continue;
-            }
+          if (!pts52.empty()) {
+            msm_detail::IfmaBuckets<F> bk(pts52.data(), nb, k);
+            res[t] = BatchAffineWindow<F, decltype(bk)>(in, w, c, bk, nb, k).run(b, e);
+            continue;
           }
           msm_detail::ScalarAffineBuckets<F, Tail<F>> bk(in, nb, k);
           res[t] = BatchAffineWindow<F, decltype(bk)>(in, w, c, bk, nb, k).run(b, e);

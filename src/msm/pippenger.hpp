@@ -33,7 +33,7 @@ struct MsmConfig {
   MsmBuckets buckets = MsmBuckets::kAuto;
   /// Sum the scalars equal to 1 by plain additions (false: they go through the buckets like the others).
   bool split01 = true;
-  /// G1 batch-affine buckets with AVX-512 IFMA (8 additions per vector stream) when the CPU has it;
+  /// Batch-affine buckets with AVX-512 IFMA (8 additions per vector stream) when the CPU has it;
   /// false forces the scalar code. Same result either way.
   bool simd = true;
 };
