@@ -182,6 +182,30 @@ void vector_buckets_match_scalar(size_t n, uint64_t seed) {
     EXPECT_EQ(msm<F>(b, s, pool, config(c, MsmBuckets::kXyzz)), scalar) << c;
   }
 }
+// One base P with scalars 1..n: bucket sums are small multiples of P, so the running sums meet
+// S = B and A = S (doublings) that the lane code hands to scalar code.
+template <class F>
+void equal_bases_small_scalars(uint64_t seed) {
+  ThreadPool pool(2);
+  std::mt19937_64 rng(seed);
+  const size_t n = 700;
+  const Affine<F> p = random_point<F>(rng);
+  std::vector<Affine<F>> b(n, p);
+  std::vector<Fr> s(n);
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; i++) {
+    s[i] = Fr::from_u64(i + 1);
+    total += i + 1;
+  }
+  const auto expect = scalar_mul(p, Fr::from_u64(total));
+  for (int c : {10, 11, 12})
+    for (bool simd : {false, true})
+      EXPECT_EQ(msm<F>(b, s, pool, config(c, MsmBuckets::kBatchAffine, true, simd)), expect)
+          << "c=" << c << " simd=" << simd;
+}
+TEST(MsmSimd, G1EqualBasesSmallScalars) { equal_bases_small_scalars<Fp>(210); }
+TEST(MsmSimd, G2EqualBasesSmallScalars) { equal_bases_small_scalars<Fp2>(211); }
+
 TEST(MsmSimd, G1VectorBucketsMatchScalar) { vector_buckets_match_scalar<Fp>(20011, 208); }
 TEST(MsmSimd, G2VectorBucketsMatchScalar) { vector_buckets_match_scalar<Fp2>(6007, 209); }
 

@@ -47,6 +47,13 @@ struct Lanes<Fp> {
   CUZK_IFMA_INLINE static V reduce(const V& v) { return ifma::reduce4(v); }
   CUZK_IFMA_INLINE static __mmask8 equal(const V& a, const V& b) { return ifma::equal(a, b); }
   CUZK_IFMA_INLINE static V blend(__mmask8 m, const V& a, const V& b) { return msm_detail::blend(m, a, b); }
+  // canonical in, canonical out
+  CUZK_IFMA_INLINE static V cmul(const V& a, const V& b) {
+    return ifma::sub_if_ge(ifma::mul(a, b), ifma::kP);
+  }
+  CUZK_IFMA_INLINE static V csub(const V& a, const V& b) { return ifma::sub_if_ge(sub(a, b), ifma::kP); }
+  CUZK_IFMA_INLINE static V cadd(const V& a, const V& b) { return ifma::sub_if_ge(add(a, b), ifma::kP); }
+  CUZK_IFMA_INLINE static __mmask8 is_zero(const V& a) { return ifma::equal(a, FpX8{}); }
 };
 
 struct Fp2X8 {
@@ -97,6 +104,17 @@ struct Lanes<Fp2> {
   CUZK_IFMA_INLINE static V blend(__mmask8 m, const V& a, const V& b) {
     return {msm_detail::blend(m, a.c0, b.c0), msm_detail::blend(m, a.c1, b.c1)};
   }
+  // canonical in, canonical out
+  CUZK_IFMA_INLINE static V cmul(const V& a, const V& b) { return reduce(mul(a, b)); }
+  CUZK_IFMA_INLINE static V csub(const V& a, const V& b) {
+    return {Lanes<Fp>::csub(a.c0, b.c0), Lanes<Fp>::csub(a.c1, b.c1)};
+  }
+  CUZK_IFMA_INLINE static V cadd(const V& a, const V& b) {
+    return {Lanes<Fp>::cadd(a.c0, b.c0), Lanes<Fp>::cadd(a.c1, b.c1)};
+  }
+  CUZK_IFMA_INLINE static __mmask8 is_zero(const V& a) {
+    return Lanes<Fp>::is_zero(a.c0) & Lanes<Fp>::is_zero(a.c1);
+  }
 };
 
 /// The inverses of the 8 lanes (all non-zero): Montgomery's trick on scalar F, one inversion.
@@ -133,6 +151,167 @@ const typename Lanes<F>::E& one52() {
 Point52<Fp> to_point52(const Affine<Fp>& p) { return {Lanes<Fp>::to52(p.x), Lanes<Fp>::to52(p.y)}; }
 Point52<Fp2> to_point52(const Affine<Fp2>& p) { return {Lanes<Fp2>::to52(p.x), Lanes<Fp2>::to52(p.y)}; }
 
+namespace {
+
+/// Eight XYZZ points, canonical coordinates; which lanes are ∞ is tracked by the caller.
+template <class F>
+struct Xyzz8 {
+  typename Lanes<F>::V X, Y, ZZ, ZZZ;
+};
+
+template <class F>
+CUZK_IFMA_INLINE Xyzz8<F> blend(__mmask8 m, const Xyzz8<F>& a, const Xyzz8<F>& b) {
+  using L = Lanes<F>;
+  return {L::blend(m, a.X, b.X), L::blend(m, a.Y, b.Y), L::blend(m, a.ZZ, b.ZZ), L::blend(m, a.ZZZ, b.ZZZ)};
+}
+
+/// P + Q for affine Q (madd-2008-s, as XYZZ::add_affine); `degenerate` gets the lanes where
+/// x_P = x_Q, whose results are wrong (P = ±Q: the caller redoes them).
+template <class F>
+CUZK_IFMA_INLINE Xyzz8<F> add_affine(const Xyzz8<F>& p, const typename Lanes<F>::V& qx,
+                                     const typename Lanes<F>::V& qy, __mmask8& degenerate) {
+  using L = Lanes<F>;
+  const auto P = L::csub(L::cmul(qx, p.ZZ), p.X), R = L::csub(L::cmul(qy, p.ZZZ), p.Y);
+  degenerate = L::is_zero(P);
+  const auto PP = L::cmul(P, P), PPP = L::cmul(P, PP), Q = L::cmul(p.X, PP);
+  const auto X3 = L::csub(L::csub(L::cmul(R, R), PPP), L::cadd(Q, Q));
+  const auto Y3 = L::csub(L::cmul(R, L::csub(Q, X3)), L::cmul(p.Y, PPP));
+  return {X3, Y3, L::cmul(p.ZZ, PP), L::cmul(p.ZZZ, PPP)};
+}
+
+/// P + Q (add-2008-s, as XYZZ::operator+); `degenerate` as in add_affine.
+template <class F>
+CUZK_IFMA_INLINE Xyzz8<F> add_full(const Xyzz8<F>& p, const Xyzz8<F>& q, __mmask8& degenerate) {
+  using L = Lanes<F>;
+  const auto U1 = L::cmul(p.X, q.ZZ), U2 = L::cmul(q.X, p.ZZ);
+  const auto S1 = L::cmul(p.Y, q.ZZZ), S2 = L::cmul(q.Y, p.ZZZ);
+  const auto P = L::csub(U2, U1), R = L::csub(S2, S1);
+  degenerate = L::is_zero(P);
+  const auto PP = L::cmul(P, P), PPP = L::cmul(P, PP), Q = L::cmul(U1, PP);
+  const auto X3 = L::csub(L::csub(L::cmul(R, R), PPP), L::cadd(Q, Q));
+  const auto Y3 = L::csub(L::cmul(R, L::csub(Q, X3)), L::cmul(S1, PPP));
+  return {X3, Y3, L::cmul(L::cmul(p.ZZ, q.ZZ), PP), L::cmul(L::cmul(p.ZZZ, q.ZZZ), PPP)};
+}
+
+/// Lane l of v as a scalar point (∞ when the bit l of `inf` is set), and back.
+template <class F>
+CUZK_IFMA XYZZ<F> lane(const Xyzz8<F>& v, int l, __mmask8 inf) {
+  if (inf >> l & 1) return XYZZ<F>::infinity();
+  using L = Lanes<F>;
+  alignas(64) std::array<Elem52<F>, 8> rows;
+  Elem52<F>* dst[8];
+  for (int i = 0; i < 8; i++) dst[i] = &rows[i];
+  F c[4];
+  const typename L::V* vs[4] = {&v.X, &v.Y, &v.ZZ, &v.ZZZ};
+  for (int k = 0; k < 4; k++) {
+    L::scatter(*vs[k], dst, 0xff);
+    c[k] = L::from52(rows[l]);
+  }
+  return {c[0], c[1], c[2], c[3]};
+}
+template <class F>
+CUZK_IFMA void set_lane(Xyzz8<F>& v, int l, const XYZZ<F>& p) {
+  using L = Lanes<F>;
+  alignas(64) std::array<Elem52<F>, 8> rows;
+  Elem52<F>* dst[8];
+  for (int i = 0; i < 8; i++) dst[i] = &rows[i];
+  typename L::V* vs[4] = {&v.X, &v.Y, &v.ZZ, &v.ZZZ};
+  const F* c[4] = {&p.X, &p.Y, &p.ZZ, &p.ZZZ};
+  for (int k = 0; k < 4; k++) {
+    L::scatter(*vs[k], dst, 0xff);
+    rows[l] = L::to52(*c[k]);
+    *vs[k] = L::gather(dst);
+  }
+}
+
+/// acc ← acc + q in the lanes of `act`, where ∞ lanes are tracked in acc_inf / q_inf: fresh lanes copy
+/// q, degenerate ones are redone in scalar code.
+template <class F>
+CUZK_IFMA void accumulate(Xyzz8<F>& acc, __mmask8& acc_inf, const Xyzz8<F>& q, __mmask8 act) {
+  __mmask8 degenerate;
+  const Xyzz8<F> r = add_full(acc, q, degenerate);
+  const __mmask8 fresh = act & acc_inf, regular = act & ~acc_inf & ~degenerate,
+                 slow = act & ~acc_inf & degenerate;
+  acc = blend(regular, acc, r);
+  acc = blend(fresh, acc, q);
+  acc_inf &= ~fresh;
+  for (int l = 0; l < 8; l++)
+    if (slow >> l & 1) {
+      const XYZZ<F> s = lane(acc, l, 0) + lane(q, l, 0);
+      if (s.is_inf())
+        acc_inf |= 1 << l;
+      else
+        set_lane(acc, l, s);
+    }
+}
+
+template <class F>
+CUZK_IFMA XYZZ<F> running_sum_lanes(const Point52<F>* bk, size_t nb, const std::vector<uint32_t>& present,
+                                    const std::vector<const XYZZ<F>*>& extra) {
+  using L = Lanes<F>;
+  const size_t len = nb / 8;  // segment s = buckets [s·len, (s+1)·len), in lane s
+  const auto one = L::broadcast(one52<F>());
+  Xyzz8<F> sum{one, one, one, one}, acc = sum;
+  __mmask8 sum_inf = 0xff, acc_inf = 0xff;
+  alignas(64) std::array<Elem52<F>, 8> ox, oy, ozz, ozzz;
+  const Elem52<F>*qx[8], *qy[8], *px[8], *py[8], *pzz[8], *pzzz[8];
+  for (int l = 0; l < 8; l++) {
+    px[l] = &ox[l];
+    py[l] = &oy[l];
+    pzz[l] = &ozz[l];
+    pzzz[l] = &ozzz[l];
+  }
+  for (size_t step = len; step-- > 0;) {
+    __mmask8 has = 0, hasx = 0;
+    for (int l = 0; l < 8; l++) {
+      const size_t j = l * len + step;
+      if (present[j]) has |= 1 << l;
+      qx[l] = &bk[j].x;
+      qy[l] = &bk[j].y;
+      if (extra[j] && !extra[j]->is_inf()) {
+        hasx |= 1 << l;
+        ox[l] = L::to52(extra[j]->X);
+        oy[l] = L::to52(extra[j]->Y);
+        ozz[l] = L::to52(extra[j]->ZZ);
+        ozzz[l] = L::to52(extra[j]->ZZZ);
+      }
+    }
+    if (has) {  // sum += affine bucket
+      const auto x = L::gather(qx), y = L::gather(qy);
+      __mmask8 degenerate;
+      const Xyzz8<F> r = add_affine(sum, x, y, degenerate);
+      const __mmask8 fresh = has & sum_inf, regular = has & ~sum_inf & ~degenerate;
+      const __mmask8 slow = has & ~sum_inf & degenerate;
+      sum = blend(regular, sum, r);
+      sum = blend(fresh, sum, Xyzz8<F>{x, y, one, one});
+      sum_inf &= ~fresh;
+      for (int l = 0; l < 8; l++)
+        if (slow >> l & 1) {
+          const XYZZ<F> t = lane(sum, l, 0).add_affine({L::from52(*qx[l]), L::from52(*qy[l])});
+          if (t.is_inf())
+            sum_inf |= 1 << l;
+          else
+            set_lane(sum, l, t);
+        }
+    }
+    if (hasx)
+      accumulate(sum, sum_inf, Xyzz8<F>{L::gather(px), L::gather(py), L::gather(pzz), L::gather(pzzz)}, hasx);
+    accumulate(acc, acc_inf, sum, (__mmask8)~sum_inf);
+  }
+  // Σ_s A_s + len·Σ_s s·S_s
+  XYZZ<F> total = XYZZ<F>::infinity(), t = XYZZ<F>::infinity(), u = XYZZ<F>::infinity();
+  for (int l = 8; l-- > 0;) {
+    total += lane(acc, l, acc_inf);
+    if (l == 0) break;
+    t += lane(sum, l, sum_inf);
+    u += t;
+  }
+  for (size_t m = len; m > 1; m >>= 1) u = u.dbl();
+  return total + u;
+}
+
+}  // namespace
+
 template <class F>
 IfmaBuckets<F>::IfmaBuckets(const Point52<F>* pts, size_t nb, size_t batch) : pts_(pts), bk_(nb) {
   prefix_.resize((batch + 7) / 8 * 8);
@@ -146,8 +325,9 @@ void IfmaBuckets<F>::set(uint32_t j, uint32_t i, bool neg) {
 }
 
 template <class F>
-Affine<F> IfmaBuckets<F>::get(uint32_t j) const {
-  return {Lanes<F>::from52(bk_[j].x), Lanes<F>::from52(bk_[j].y)};
+XYZZ<F> IfmaBuckets<F>::running_sum(const std::vector<uint32_t>& present,
+                                    const std::vector<const XYZZ<F>*>& extra) const {
+  return running_sum_lanes<F>(bk_.data(), bk_.size(), present, extra);
 }
 
 namespace {

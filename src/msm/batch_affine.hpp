@@ -33,7 +33,18 @@ class ScalarAffineBuckets {
   ScalarAffineBuckets(const Points& pts, size_t nb, size_t batch) : pts_(pts), bk_(nb), prefix_(batch) {}
 
   void set(uint32_t j, uint32_t i, bool neg) { bk_[j] = point(i, neg); }
-  Affine<F> get(uint32_t j) const { return bk_[j]; }
+
+  /// Σ_j (j + 1)·B_j, where B_j is bucket j when present[j] ≠ 0 (else ∞) plus *extra[j] when not null:
+  /// the running sum S_j = B_(nb−1) + … + B_j, accumulated.
+  XYZZ<F> running_sum(const std::vector<uint32_t>& present, const std::vector<const XYZZ<F>*>& extra) const {
+    XYZZ<F> sum = XYZZ<F>::infinity(), acc = XYZZ<F>::infinity();
+    for (size_t j = bk_.size(); j-- > 0;) {
+      if (present[j]) sum = sum.add_affine(bk_[j]);
+      if (extra[j]) sum += *extra[j];
+      acc += sum;
+    }
+    return acc;
+  }
 
   void flush(std::vector<BucketAdd>& batch) {
     const size_t k = batch.size();
@@ -113,8 +124,11 @@ class IfmaBuckets {
   IfmaBuckets(const Point52<F>* pts, size_t nb, size_t batch);
 
   void set(uint32_t j, uint32_t i, bool neg);
-  Affine<F> get(uint32_t j) const;
   void flush(std::vector<BucketAdd>& batch);
+  /// As ScalarAffineBuckets::running_sum, with 8 segments of the buckets summed in the 8 lanes (XYZZ
+  /// coordinates; a lane that meets P = ±Q takes that step in scalar code), then combined:
+  /// Σ_s (A_s + s·L·S_s) for segment s of length L with running-sum total A_s and plain sum S_s.
+  XYZZ<F> running_sum(const std::vector<uint32_t>& present, const std::vector<const XYZZ<F>*>& extra) const;
 
  private:
   const Point52<F>* pts_;

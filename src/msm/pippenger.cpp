@@ -206,13 +206,12 @@ class BatchAffineWindow {
       }
     }
     flush();
-    XYZZ<F> sum = XYZZ<F>::infinity(), acc = XYZZ<F>::infinity();
-    for (size_t j = nb_; j-- > 0;) {
-      if (state_[j] != kEmpty) sum = sum.add_affine(bk_.get((uint32_t)j));
-      if (!over_slot_.empty() && over_slot_[j]) sum += over_[over_slot_[j] - 1];
-      acc += sum;
-    }
-    return acc;
+    // bucket j = the affine bucket (state ≠ kEmpty) + its XYZZ overflow, if any
+    std::vector<const XYZZ<F>*> extra(nb_, nullptr);
+    if (!over_slot_.empty())
+      for (size_t j = 0; j < nb_; j++)
+        if (over_slot_[j]) extra[j] = &over_[over_slot_[j] - 1];
+    return bk_.running_sum(state_, extra);
   }
 
  private:
