@@ -6,7 +6,7 @@
 # Usage: bench/prove_vs_snarkjs.sh [sizes...]   (default: 16 18 20). Needs build/cuzk (scripts/build.sh).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CUZK="$ROOT/build/cuzk"
+CUZK=${CUZK:-$ROOT/build/cuzk}
 NM="$ROOT/tests/oracle/node_modules"
 SNARKJS=(node --max-old-space-size=16000 "$NM/snarkjs/build/cli.cjs")
 WORK=${WORK:-$ROOT/build/bench-prove}

@@ -18,7 +18,10 @@ Fp fp_hex(const char* hex) {
 
 }  // namespace
 
-Fp Curve<Fp>::b() { return Fp::from_u64(4); }
+Fp Curve<Fp>::b() {
+  static const Fp b = Fp::from_u64(4);
+  return b;
+}
 
 G1Affine Curve<Fp>::generator() {
   static const G1Affine g{
@@ -27,7 +30,10 @@ G1Affine Curve<Fp>::generator() {
   return g;
 }
 
-Fp2 Curve<Fp2>::b() { return Fp2{Fp::from_u64(4), Fp::from_u64(4)}; }
+Fp2 Curve<Fp2>::b() {
+  static const Fp2 b{Fp::from_u64(4), Fp::from_u64(4)};
+  return b;
+}
 
 G2Affine Curve<Fp2>::generator() {
   static const G2Affine g{
