@@ -83,10 +83,13 @@ Fp52 to_fp52(const Fp& a);
 /// An Fp52 below 2p back to a scalar Fp.
 Fp from_fp52(const Fp52& a);
 
-/// Eight Fp elements, limb-major: l[i] holds limb i of lanes 0..7.
-struct FpX8 {
-  __m512i l[8];
+/// Eight field elements of L 52-bit limbs, limb-major: l[i] holds limb i of lanes 0..7.
+template <int L>
+struct Vec {
+  __m512i l[L];
 };
+/// Eight Fp elements.
+using FpX8 = Vec<8>;
 
 /// All lanes equal to c.
 CUZK_IFMA_INLINE FpX8 broadcast(const Fp52& c) {
@@ -136,70 +139,91 @@ CUZK_IFMA_INLINE void scatter(FpX8 v, Fp52* const dst[8], unsigned lanes) {
     if (lanes >> i & 1) _mm512_store_si512(dst[i]->l, v.l[i]);
 }
 
-/// Carry propagation of signed 64-bit limbs into 52-bit limbs 0..6 and a signed top limb 7, which is
-/// negative exactly when the value is (and below 2^52 for values below 2^416).
-CUZK_IFMA_INLINE FpX8 normalize(FpX8 v) {
+/// Carry propagation of signed 64-bit limbs into 52-bit limbs 0..L−2 and a signed top limb, which is
+/// negative exactly when the value is (and below 2^52 for values below 2^(52L)).
+template <int L>
+CUZK_IFMA_INLINE Vec<L> normalize(Vec<L> v) {
   const __m512i mask = _mm512_set1_epi64((long long)kMask52);
   __m512i c = _mm512_setzero_si512();
-  for (int i = 0; i < 7; i++) {
+  for (int i = 0; i < L - 1; i++) {
     const __m512i t = _mm512_add_epi64(v.l[i], c);
     c = _mm512_maskz_srai_epi64(0xff, t, 52);
     v.l[i] = _mm512_and_si512(t, mask);
   }
-  v.l[7] = _mm512_add_epi64(v.l[7], c);
+  v.l[L - 1] = _mm512_add_epi64(v.l[L - 1], c);
   return v;
 }
 
-/// a + k − b, normalized; the caller picks the multiple of p `k` above b so the result is positive.
-CUZK_IFMA_INLINE FpX8 sub(const FpX8& a, const FpX8& b, const Fp52& k) {
-  FpX8 r;
-  for (int i = 0; i < 8; i++)
-    r.l[i] = _mm512_sub_epi64(_mm512_add_epi64(a.l[i], _mm512_set1_epi64((long long)k.l[i])), b.l[i]);
+/// a + k − b, normalized; the caller picks the multiple of the modulus `k` above b so the result is
+/// positive.
+template <int L>
+CUZK_IFMA_INLINE Vec<L> sub(const Vec<L>& a, const Vec<L>& b, const uint64_t (&k)[L]) {
+  Vec<L> r;
+  for (int i = 0; i < L; i++)
+    r.l[i] = _mm512_sub_epi64(_mm512_add_epi64(a.l[i], _mm512_set1_epi64((long long)k[i])), b.l[i]);
+  return normalize(r);
+}
+
+/// a + b, normalized.
+template <int L>
+CUZK_IFMA_INLINE Vec<L> add(const Vec<L>& a, const Vec<L>& b) {
+  Vec<L> r;
+  for (int i = 0; i < L; i++) r.l[i] = _mm512_add_epi64(a.l[i], b.l[i]);
   return normalize(r);
 }
 
 /// v − c in the lanes where v ≥ c (v and c normalized).
-CUZK_IFMA_INLINE FpX8 sub_if_ge(const FpX8& v, const Fp52& c) {
-  FpX8 t;
-  for (int i = 0; i < 8; i++) t.l[i] = _mm512_sub_epi64(v.l[i], _mm512_set1_epi64((long long)c.l[i]));
+template <int L>
+CUZK_IFMA_INLINE Vec<L> sub_if_ge(const Vec<L>& v, const uint64_t (&c)[L]) {
+  Vec<L> t;
+  for (int i = 0; i < L; i++) t.l[i] = _mm512_sub_epi64(v.l[i], _mm512_set1_epi64((long long)c[i]));
   t = normalize(t);  // negative top limb: v < c
-  const __mmask8 lt = _mm512_cmplt_epi64_mask(t.l[7], _mm512_setzero_si512());
-  for (int i = 0; i < 8; i++) t.l[i] = _mm512_mask_blend_epi64(lt, t.l[i], v.l[i]);
+  const __mmask8 lt = _mm512_cmplt_epi64_mask(t.l[L - 1], _mm512_setzero_si512());
+  for (int i = 0; i < L; i++) t.l[i] = _mm512_mask_blend_epi64(lt, t.l[i], v.l[i]);
   return t;
 }
 
-/// The canonical value (< p) of a normalized v < 4p.
-CUZK_IFMA_INLINE FpX8 reduce4(const FpX8& v) { return sub_if_ge(sub_if_ge(v, k2P), kP); }
-
 /// Lanes where a and b have equal limbs.
-CUZK_IFMA_INLINE __mmask8 equal(const FpX8& a, const FpX8& b) {
+template <int L>
+CUZK_IFMA_INLINE __mmask8 equal(const Vec<L>& a, const Vec<L>& b) {
   __mmask8 m = 0xff;
-  for (int i = 0; i < 8; i++) m &= _mm512_cmpeq_epi64_mask(a.l[i], b.l[i]);
+  for (int i = 0; i < L; i++) m &= _mm512_cmpeq_epi64_mask(a.l[i], b.l[i]);
   return m;
 }
 
-/// a·b·2^−416 mod p for normalized inputs below 2^390; the result is normalized and below 2p.
-CUZK_IFMA_INLINE FpX8 mul(const FpX8& a, const FpX8& b) {
-  const __m512i k0 = _mm512_set1_epi64((long long)kInv52);
-  __m512i t[9];
-  for (int j = 0; j < 9; j++) t[j] = _mm512_setzero_si512();
-  for (int i = 0; i < 8; i++) {
+/// Montgomery product a·b·2^(−52L) mod m for the L-limb modulus `mod` with inv52 = −m⁻¹ mod 2^52, inputs
+/// normalized with a·b < m·2^(52L); the result is normalized and below 2m.
+template <int L>
+CUZK_IFMA_INLINE Vec<L> mont_mul(const Vec<L>& a, const Vec<L>& b, const uint64_t (&mod)[L], uint64_t inv52) {
+  const __m512i k0 = _mm512_set1_epi64((long long)inv52);
+  __m512i t[L + 1];
+  for (int j = 0; j <= L; j++) t[j] = _mm512_setzero_si512();
+  for (int i = 0; i < L; i++) {
     const __m512i bi = b.l[i];
-    for (int j = 0; j < 8; j++) t[j] = _mm512_madd52lo_epu64(t[j], a.l[j], bi);
-    for (int j = 0; j < 8; j++) t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a.l[j], bi);
+    for (int j = 0; j < L; j++) t[j] = _mm512_madd52lo_epu64(t[j], a.l[j], bi);
+    for (int j = 0; j < L; j++) t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a.l[j], bi);
     const __m512i m = _mm512_madd52lo_epu64(_mm512_setzero_si512(), t[0], k0);
-    for (int j = 0; j < 8; j++) t[j] = _mm512_madd52lo_epu64(t[j], m, _mm512_set1_epi64((long long)kP.l[j]));
-    for (int j = 0; j < 8; j++)
-      t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, _mm512_set1_epi64((long long)kP.l[j]));
+    for (int j = 0; j < L; j++) t[j] = _mm512_madd52lo_epu64(t[j], m, _mm512_set1_epi64((long long)mod[j]));
+    for (int j = 0; j < L; j++)
+      t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, _mm512_set1_epi64((long long)mod[j]));
     // t[0] ≡ 0 mod 2^52 now: drop it, keeping its carry
     const __m512i c = _mm512_maskz_srli_epi64(0xff, t[0], 52);
-    for (int j = 0; j < 8; j++) t[j] = t[j + 1];
+    for (int j = 0; j < L; j++) t[j] = t[j + 1];
     t[0] = _mm512_add_epi64(t[0], c);
-    t[8] = _mm512_setzero_si512();
+    t[L] = _mm512_setzero_si512();
   }
-  FpX8 r;
-  for (int j = 0; j < 8; j++) r.l[j] = t[j];
+  Vec<L> r;
+  for (int j = 0; j < L; j++) r.l[j] = t[j];
   return normalize(r);
 }
+
+// ---- Fp (8 limbs, R' = 2^416) ---------------------------------------------------------------------
+
+CUZK_IFMA_INLINE FpX8 sub(const FpX8& a, const FpX8& b, const Fp52& k) { return sub<8>(a, b, k.l); }
+CUZK_IFMA_INLINE FpX8 sub_if_ge(const FpX8& v, const Fp52& c) { return sub_if_ge<8>(v, c.l); }
+/// The canonical value (< p) of a normalized v < 4p.
+CUZK_IFMA_INLINE FpX8 reduce4(const FpX8& v) { return sub_if_ge(sub_if_ge(v, k2P), kP); }
+/// a·b·2^−416 mod p for normalized inputs below 2^390; the result is normalized and below 2p.
+CUZK_IFMA_INLINE FpX8 mul(const FpX8& a, const FpX8& b) { return mont_mul<8>(a, b, kP.l, kInv52); }
 
 }  // namespace cuzk::ifma

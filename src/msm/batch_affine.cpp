@@ -17,11 +17,6 @@ CUZK_IFMA_INLINE FpX8 blend(__mmask8 m, const FpX8& a, const FpX8& b) {
   for (int i = 0; i < 8; i++) r.l[i] = _mm512_mask_blend_epi64(m, a.l[i], b.l[i]);
   return r;
 }
-CUZK_IFMA_INLINE FpX8 add(const FpX8& a, const FpX8& b) {
-  FpX8 r;
-  for (int i = 0; i < 8; i++) r.l[i] = _mm512_add_epi64(a.l[i], b.l[i]);
-  return ifma::normalize(r);
-}
 
 /// The lane arithmetic the buckets need, for F = Fp and F = Fp2. Value ranges (multiples of p) are
 /// tracked in the comments; every subtrahend of sub() is canonical (< p) unless a bound is given.
@@ -52,7 +47,7 @@ struct Lanes<Fp> {
     return ifma::sub_if_ge(ifma::mul(a, b), ifma::kP);
   }
   CUZK_IFMA_INLINE static V csub(const V& a, const V& b) { return ifma::sub_if_ge(sub(a, b), ifma::kP); }
-  CUZK_IFMA_INLINE static V cadd(const V& a, const V& b) { return ifma::sub_if_ge(add(a, b), ifma::kP); }
+  CUZK_IFMA_INLINE static V cadd(const V& a, const V& b) { return ifma::sub_if_ge(ifma::add(a, b), ifma::kP); }
   CUZK_IFMA_INLINE static __mmask8 is_zero(const V& a) { return ifma::equal(a, FpX8{}); }
 };
 
@@ -91,7 +86,7 @@ struct Lanes<Fp2> {
   /// 6p); inputs may be lazily reduced (each sum stays below 2^390).
   CUZK_IFMA_INLINE static V mul(const V& a, const V& b) {
     const FpX8 t0 = ifma::mul(a.c0, b.c0), t1 = ifma::mul(a.c1, b.c1);
-    const FpX8 t2 = ifma::mul(add(a.c0, a.c1), add(b.c0, b.c1));
+    const FpX8 t2 = ifma::mul(ifma::add(a.c0, a.c1), ifma::add(b.c0, b.c1));
     return {ifma::sub(t0, t1, ifma::k2P), ifma::sub(ifma::sub(t2, t0, ifma::k2P), t1, ifma::k2P)};
   }
   /// Canonical value of a result of the bucket formulas (below 8p for Fp2).

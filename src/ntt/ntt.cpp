@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "ff/fp52x8.hpp"
+#include "ntt/butterfly_ifma.hpp"
 #include "util/error.hpp"
 
 namespace cuzk {
@@ -44,8 +46,9 @@ inline void butterfly(Fr& u, Fr& v, const Fr& w) {
   u = u + t;
 }
 
-// Stages with half-size 1 .. B/2 on one block of B = 2^lb elements; tw[j] = ω_B^j for j < B/2.
-void local_stages(Fr* a, int lb, const Fr* tw) {
+// Stages with half-size 1 .. B/2 on one block of B = 2^lb elements; tw[j] = ω_B^j for j < B/2 (tw8: the
+// same in the vector butterflies' form, or null for scalar code only).
+void local_stages(Fr* a, int lb, const Fr* tw, const Fr* tw8) {
   const size_t B = size_t{1} << lb;
   for (size_t i = 0; i < B; i += 2) {  // m = 1: twiddle 1
     Fr u = a[i], v = a[i + 1];
@@ -55,6 +58,10 @@ void local_stages(Fr* a, int lb, const Fr* tw) {
   for (int s = 1; s < lb; s++) {
     const size_t m = size_t{1} << s;
     const size_t stride = size_t{1} << (lb - 1 - s);  // ω_{2m}^j = ω_B^(j·B/(2m))
+    if (tw8 && m >= 8) {
+      for (size_t k = 0; k < B; k += 2 * m) ntt_detail::butterflies_x8(a + k, m, 0, m, tw8, stride);
+      continue;
+    }
     for (size_t k = 0; k < B; k += 2 * m) {
       Fr* x = a + k;
       Fr u = x[0], v = x[m];
@@ -73,10 +80,12 @@ void dit(const Domain& d, Fr* a, ThreadPool& pool) {
   const int lb = std::min(log_n, Domain::kLocalLog);
   const size_t B = size_t{1} << lb;
   const Fr* ltw = d.local_twiddles().data();
+  const Fr* ltw8 = d.simd() ? d.local_twiddles_x8().data() : nullptr;
+  const Fr* tw8 = d.simd() ? d.twiddles_x8().data() : nullptr;
   pool.parallel_for(
       n / B,
       [&](size_t b, size_t e) {
-        for (size_t blk = b; blk < e; blk++) local_stages(a + blk * B, lb, ltw);
+        for (size_t blk = b; blk < e; blk++) local_stages(a + blk * B, lb, ltw, ltw8);
       },
       1);
   for (int s = lb; s < log_n; s++) {
@@ -89,7 +98,14 @@ void dit(const Domain& d, Fr* a, ThreadPool& pool) {
         size_t blk = t >> s, j = t & (m - 1);
         size_t run = std::min(e - t, m - j);
         Fr* x = a + blk * 2 * m;
-        for (size_t jj = j; jj < j + run; jj++) butterfly(x[jj], x[jj + m], tw[jj * stride]);
+        size_t jj = j, je = j + run;
+        if (tw8) {  // scalar up to a multiple of 8, then vector groups of 8, then the scalar rest
+          const size_t vb = std::min(je, (jj + 7) & ~size_t{7}), ve = vb + (je - vb) / 8 * 8;
+          for (; jj < vb; jj++) butterfly(x[jj], x[jj + m], tw[jj * stride]);
+          ntt_detail::butterflies_x8(x, m, vb, ve, tw8, stride);
+          jj = ve;
+        }
+        for (; jj < je; jj++) butterfly(x[jj], x[jj + m], tw[jj * stride]);
         t += run;
       }
     });
@@ -110,7 +126,7 @@ void scale_by_powers(Fr* a, size_t n, const Fr& c, const Fr& g, ThreadPool& pool
 
 }  // namespace
 
-Domain::Domain(int log_n, RootConvention conv) : log_n_(log_n), conv_(conv) {
+Domain::Domain(int log_n, RootConvention conv, bool simd) : log_n_(log_n), conv_(conv) {
   if (log_n < 1 || log_n > 28)
     throw Error(ErrorCode::kInvalidArgument, "Domain: log_n must be in 1..28, got " + std::to_string(log_n));
   omega_ = root_of_unity(log_n, conv);
@@ -135,6 +151,20 @@ Domain::Domain(int log_n, RootConvention conv) : log_n_(log_n), conv_(conv) {
   const int lb = std::min(log_n, kLocalLog);
   local_tw_.resize(size_t{1} << (lb - 1));
   for (size_t j = 0; j < local_tw_.size(); j++) local_tw_[j] = tw_[j << (log_n - lb)];
+  if (simd && ifma::cpu_has_ifma() && log_n >= 4) {
+    tw_x8_.resize(half);
+    auto convert = [&](size_t b, size_t e) {
+      for (size_t j = b; j < e; j++) tw_x8_[j] = ntt_detail::to_lane_twiddle(tw_[j]);
+    };
+    if (half < (size_t{1} << 16)) {
+      convert(0, half);
+    } else {
+      ThreadPool pool(0);
+      pool.parallel_for(half, convert);
+    }
+    local_tw_x8_.resize(local_tw_.size());
+    for (size_t j = 0; j < local_tw_.size(); j++) local_tw_x8_[j] = tw_x8_[j << (log_n - lb)];
+  }
 }
 
 void ntt(const Domain& d, std::span<Fr> data, ThreadPool& pool) {

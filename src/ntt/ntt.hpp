@@ -24,8 +24,11 @@ class Domain {
   /// The first log2 B stages run per block of B = 2^kLocalLog elements (128 KiB, kept in cache).
   static constexpr int kLocalLog = 12;
 
-  /// Builds the domain; log_n must be in 1..28, otherwise throws Error(kInvalidArgument).
-  Domain(int log_n, RootConvention conv);
+  /// Builds the domain; log_n must be in 1..28, otherwise throws Error(kInvalidArgument). With simd (and
+  /// a CPU with AVX-512 IFMA) the transforms run their butterflies eight at a time in vector lanes
+  /// (src/ntt/butterfly_ifma.hpp) and the domain keeps a second twiddle table for them (another n·16
+  /// bytes); the results are the same either way.
+  Domain(int log_n, RootConvention conv, bool simd = true);
 
   /// log2 of the domain size.
   int log_n() const { return log_n_; }
@@ -43,12 +46,17 @@ class Domain {
   const std::vector<Fr>& twiddles() const { return tw_; }
   /// ω_B^j for 0 ≤ j < B/2, B = 2^min(log_n, kLocalLog): the in-block stages' table, contiguous.
   const std::vector<Fr>& local_twiddles() const { return local_tw_; }
+  /// Whether the transforms use the vector butterflies.
+  bool simd() const { return !tw_x8_.empty(); }
+  /// twiddles() and local_twiddles() in the vector butterflies' form (empty unless simd()).
+  const std::vector<Fr>& twiddles_x8() const { return tw_x8_; }
+  const std::vector<Fr>& local_twiddles_x8() const { return local_tw_x8_; }
 
  private:
   int log_n_;
   RootConvention conv_;
   Fr omega_, omega_inv_, n_inv_;
-  std::vector<Fr> tw_, local_tw_;
+  std::vector<Fr> tw_, local_tw_, tw_x8_, local_tw_x8_;
 };
 
 /// Forward NTT in place: data[i] ← Σ_k data[k]·ω^(i·k), i.e. the coefficients in natural order become the
