@@ -243,8 +243,7 @@ TEST(NttThreadPool, ConcurrentCallersAreSerialized) {
   ThreadPool pool(2);
   std::atomic<long> total{0};
   auto caller = [&] {
-    for (int r = 0; r < 50; r++)
-      pool.parallel_for(1000, [&](size_t b, size_t e) { total += (long)(e - b); });
+    for (int r = 0; r < 50; r++) pool.parallel_for(1000, [&](size_t b, size_t e) { total += (long)(e - b); });
   };
   std::thread t1(caller), t2(caller);
   t1.join();

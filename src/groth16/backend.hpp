@@ -9,6 +9,7 @@
 
 #include "ec/curves.hpp"
 #include "ff/bls12_381.hpp"
+#include "util/huge_alloc.hpp"
 
 namespace cuzk {
 
@@ -23,7 +24,7 @@ class ProverBackend {
   /// snarkjs's H (REFERENCE.md §5): given A·w and B·w evaluated on the domain of size n = 2^log_n
   /// (natural order, snarkjs roots), returns hⱼ = A(xⱼ)·B(xⱼ) − C(xⱼ) at the odd-coset points
   /// xⱼ = ω_{2n}^(2j+1), where C = (A·w)∘(B·w) on the domain. `a` and `b` are consumed (overwritten).
-  virtual std::vector<Fr> h_snarkjs(std::vector<Fr>& a, std::vector<Fr>& b, int log_n) = 0;
+  virtual BigVector<Fr> h_snarkjs(std::span<Fr> a, std::span<Fr> b, int log_n) = 0;
 
   /// Σ scalars[i]·bases[i] on G1; sizes must match.
   virtual G1 msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars) = 0;

@@ -8,23 +8,16 @@ namespace cuzk {
 
 CpuBackend::CpuBackend(unsigned threads) : pool_(threads) {}
 
-std::vector<Fr> CpuBackend::h_snarkjs(std::vector<Fr>& a, std::vector<Fr>& b, int log_n) {
+BigVector<Fr> CpuBackend::h_snarkjs(std::span<Fr> a, std::span<Fr> b, int log_n) {
   const size_t n = size_t{1} << log_n;
   if (a.size() != n || b.size() != n)
     throw Error(ErrorCode::kInvalidArgument, "h_snarkjs: A and B must have domain size " + std::to_string(n));
-  std::vector<Fr> c(n);
-  pool_.parallel_for(n, [&](size_t lo, size_t hi) {
-    for (size_t i = lo; i < hi; i++) c[i] = a[i] * b[i];
-  });
   Domain d(log_n, RootConvention::kSnarkjs5);
-  const Fr shift = coset_shift_snarkjs(log_n);
-  for (auto* v : {&a, &b, &c}) {
-    intt(d, *v, pool_);
-    coset_ntt(d, *v, shift, pool_);
-  }
-  pool_.parallel_for(n, [&](size_t lo, size_t hi) {
-    for (size_t i = lo; i < hi; i++) c[i] = a[i] * b[i] - c[i];
-  });
+  BigVector<Fr> c(n);
+  mul_sub_pointwise(d, c, a, b, {}, pool_);
+  const BigVector<Fr> factors = coset_factors(d, coset_shift_snarkjs(log_n), pool_);
+  for (std::span<Fr> v : {a, b, std::span<Fr>(c)}) values_to_coset(d, v, factors, pool_);
+  mul_sub_pointwise(d, c, a, b, c, pool_);
   return c;
 }
 

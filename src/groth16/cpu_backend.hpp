@@ -14,7 +14,7 @@ class CpuBackend final : public ProverBackend {
  public:
   explicit CpuBackend(unsigned threads = 0);
   std::string name() const override { return "cpu"; }
-  std::vector<Fr> h_snarkjs(std::vector<Fr>& a, std::vector<Fr>& b, int log_n) override;
+  BigVector<Fr> h_snarkjs(std::span<Fr> a, std::span<Fr> b, int log_n) override;
   G1 msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars) override;
   G2 msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars) override;
   ThreadPool& pool() { return pool_; }

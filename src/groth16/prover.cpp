@@ -14,7 +14,7 @@ void report(const ProveOptions& opt, const char* phase) {
 }
 
 /// A·w and B·w on the domain (rows ≥ nConstraints + nPublic + 1 stay 0).
-void evaluate_ab(const Zkey& zk, std::span<const Fr> w, std::vector<Fr>& a, std::vector<Fr>& b) {
+void evaluate_ab(const Zkey& zk, std::span<const Fr> w, BigVector<Fr>& a, BigVector<Fr>& b) {
   a.assign(zk.domain_size, Fr::zero());
   b.assign(zk.domain_size, Fr::zero());
   for (const ZkeyCoef& c : zk.coefs) {
@@ -42,17 +42,18 @@ Fr random_fr_nonzero() {
 
 ProveResult prove(const Zkey& zk, std::span<const Fr> w, ProverBackend& backend, const ProveOptions& opt) {
   if (w.size() != zk.n_vars)
-    throw Error(ErrorCode::kInvalidArgument, "witness has " + std::to_string(w.size()) +
-                                                 " values but the zkey expects nVars = " + std::to_string(zk.n_vars));
+    throw Error(ErrorCode::kInvalidArgument,
+                "witness has " + std::to_string(w.size()) +
+                    " values but the zkey expects nVars = " + std::to_string(zk.n_vars));
   if (!w[0].is_one()) throw Error(ErrorCode::kInvalidArgument, "witness[0] must be 1 (the constant wire)");
   int log_n = 0;
   while ((size_t{1} << log_n) < zk.domain_size) log_n++;
 
   report(opt, "evaluating A·w, B·w");
-  std::vector<Fr> a, b;
+  BigVector<Fr> a, b;
   evaluate_ab(zk, w, a, b);
   report(opt, "computing H (NTTs)");
-  std::vector<Fr> h = backend.h_snarkjs(a, b, log_n);
+  BigVector<Fr> h = backend.h_snarkjs(a, b, log_n);
   a = {};
   b = {};
 

@@ -45,7 +45,8 @@ struct ProveResult {
 /// Throws Error(kInvalidArgument) if the witness length differs from nVars or w[0] ≠ 1, and
 /// Error(kUnsatisfied) if the proof does not verify (naming the first unsatisfied constraint when
 /// `opt.r1cs` is given, and reporting a zkey/r1cs mismatch when their sizes disagree).
-ProveResult prove(const Zkey& zk, std::span<const Fr> witness, ProverBackend& backend, const ProveOptions& opt = {});
+ProveResult prove(const Zkey& zk, std::span<const Fr> witness, ProverBackend& backend,
+                  const ProveOptions& opt = {});
 
 /// A uniformly random non-zero Fr element from the OS CSPRNG (getrandom(2)).
 Fr random_fr_nonzero();

@@ -11,10 +11,8 @@ bool verify(const VerifyingKey& vk, std::span<const Fr> pub, const Groth16Proof&
   if (!is_on_curve(proof.b) || !is_in_subgroup(proof.b)) return false;
   G1 vk_x = G1::from_affine(vk.ic[0]);
   for (size_t i = 0; i < pub.size(); i++) vk_x += scalar_mul(vk.ic[i + 1], pub[i]);
-  return pairing_product_is_one({{-proof.a, proof.b},
-                                 {vk_x.to_affine(), vk.gamma2},
-                                 {proof.c, vk.delta2},
-                                 {vk.alpha1, vk.beta2}});
+  return pairing_product_is_one(
+      {{-proof.a, proof.b}, {vk_x.to_affine(), vk.gamma2}, {proof.c, vk.delta2}, {vk.alpha1, vk.beta2}});
 }
 
 Fp12 alphabeta(const VerifyingKey& vk) { return pairing(vk.alpha1, vk.beta2); }

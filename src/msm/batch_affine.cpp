@@ -47,7 +47,9 @@ struct Lanes<Fp> {
     return ifma::sub_if_ge(ifma::mul(a, b), ifma::kP);
   }
   CUZK_IFMA_INLINE static V csub(const V& a, const V& b) { return ifma::sub_if_ge(sub(a, b), ifma::kP); }
-  CUZK_IFMA_INLINE static V cadd(const V& a, const V& b) { return ifma::sub_if_ge(ifma::add(a, b), ifma::kP); }
+  CUZK_IFMA_INLINE static V cadd(const V& a, const V& b) {
+    return ifma::sub_if_ge(ifma::add(a, b), ifma::kP);
+  }
   CUZK_IFMA_INLINE static __mmask8 is_zero(const V& a) { return ifma::equal(a, FpX8{}); }
 };
 

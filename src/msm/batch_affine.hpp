@@ -11,6 +11,7 @@
 
 #include "ec/curves.hpp"
 #include "ff/fp52x8.hpp"
+#include "util/huge_alloc.hpp"
 
 namespace cuzk::msm_detail {
 
@@ -92,7 +93,7 @@ class ScalarAffineBuckets {
   }
 
   const Points& pts_;
-  std::vector<Affine<F>> bk_;
+  BigVector<Affine<F>> bk_;
   std::vector<F> prefix_;
 };
 
@@ -132,7 +133,7 @@ class IfmaBuckets {
 
  private:
   const Point52<F>* pts_;
-  std::vector<Point52<F>> bk_;
+  BigVector<Point52<F>> bk_;
   std::vector<Elem52<F>> prefix_, den_;  // per group of 8 additions, 8 lane rows each
 };
 

@@ -359,8 +359,8 @@ Jacobian<F> msm(std::span<const Affine<F>> bases, std::span<const Fr> scalars, T
   const size_t m = tail_count[nchunks];
 
   // Pass 2: canonical scalars (and base indices unless nothing was dropped) of the tail.
-  std::vector<Canon> canon(m);
-  std::vector<uint32_t> idx(m == n ? 0 : m);
+  BigVector<Canon> canon(m);
+  BigVector<uint32_t> idx(m == n ? 0 : m);
   pool.parallel_for(
       nchunks,
       [&](size_t cb, size_t ce) {

@@ -20,4 +20,15 @@ Fr to_lane_twiddle(const Fr& w);
 /// have AVX-512 IFMA (ifma::cpu_has_ifma()). Inputs and outputs are canonical Fr.
 void butterflies_x8(Fr* x, size_t m, size_t j0, size_t j1, const Fr* W, size_t stride);
 
+/// The first three DIT stages (half-sizes 1, 2, 4) on each 8-element group of x[0, len) (len a multiple
+/// of 64): eight groups at a time, one per lane. w8[j] = ω_8^j (j < 4) in lane form. Same CPU requirement.
+void first_stages_x8(Fr* x, size_t len, const Fr* w8);
+
+/// x[k] ← x[k]·w[k] for k < n (n a multiple of 8), w in lane form. Same CPU requirement.
+void scale_x8(Fr* x, const Fr* w, size_t n);
+
+/// out[k] ← a[k]·b[k] − c[k] for k < n (n a multiple of 8; c null: no subtraction); out may alias a, b
+/// or c. Same CPU requirement.
+void mul_sub_x8(Fr* out, const Fr* a, const Fr* b, const Fr* c, size_t n);
+
 }  // namespace cuzk::ntt_detail

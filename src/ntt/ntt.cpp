@@ -50,12 +50,18 @@ inline void butterfly(Fr& u, Fr& v, const Fr& w) {
 // same in the vector butterflies' form, or null for scalar code only).
 void local_stages(Fr* a, int lb, const Fr* tw, const Fr* tw8) {
   const size_t B = size_t{1} << lb;
-  for (size_t i = 0; i < B; i += 2) {  // m = 1: twiddle 1
+  int s0 = 1;
+  if (tw8 && lb >= 6) {  // half-sizes 1, 2, 4 in lanes; tw8[j·B/8] = ω_8^j
+    const Fr w8[4] = {tw8[0], tw8[B / 8], tw8[2 * B / 8], tw8[3 * B / 8]};
+    ntt_detail::first_stages_x8(a, B, w8);
+    s0 = 3;
+  }
+  for (size_t i = 0; s0 == 1 && i < B; i += 2) {  // m = 1: twiddle 1
     Fr u = a[i], v = a[i + 1];
     a[i] = u + v;
     a[i + 1] = u - v;
   }
-  for (int s = 1; s < lb; s++) {
+  for (int s = s0; s < lb; s++) {
     const size_t m = size_t{1} << s;
     const size_t stride = size_t{1} << (lb - 1 - s);  // ω_{2m}^j = ω_B^(j·B/(2m))
     if (tw8 && m >= 8) {
@@ -205,6 +211,55 @@ void coset_intt(const Domain& d, std::span<Fr> data, const Fr& shift, ThreadPool
   if (shift.is_zero()) throw Error(ErrorCode::kInvalidArgument, "coset_intt: shift must be non-zero");
   intt_unscaled(d, data.data(), pool);
   scale_by_powers(data.data(), data.size(), d.n_inv(), shift.inverse(), pool);
+}
+
+BigVector<Fr> coset_factors(const Domain& d, const Fr& shift, ThreadPool& pool) {
+  BigVector<Fr> f(d.size());
+  // c·shift^k with c = n⁻¹, or n⁻¹·2^4 (its lane form) for the vector code
+  const Fr c = d.simd() ? ntt_detail::to_lane_twiddle(d.n_inv()) : d.n_inv();
+  pool.parallel_for(f.size(), [&](size_t b, size_t e) {
+    uint64_t eb = b;
+    Fr p = c * shift.pow(&eb, 1);
+    for (size_t k = b; k < e; k++) {
+      f[k] = p;
+      p = p * shift;
+    }
+  });
+  return f;
+}
+
+void values_to_coset(const Domain& d, std::span<Fr> data, std::span<const Fr> factors, ThreadPool& pool) {
+  check_size(d, data, "values_to_coset");
+  if (factors.size() != d.size())
+    throw Error(ErrorCode::kInvalidArgument, "values_to_coset: " + std::to_string(factors.size()) +
+                                                 " factors for a domain of " + std::to_string(d.size()));
+  intt_unscaled(d, data.data(), pool);
+  pool.parallel_for(data.size() / 8, [&](size_t b, size_t e) {
+    if (d.simd()) {
+      ntt_detail::scale_x8(data.data() + 8 * b, factors.data() + 8 * b, 8 * (e - b));
+    } else {
+      for (size_t i = 8 * b; i < 8 * e; i++) data[i] = data[i] * factors[i];
+    }
+  });
+  for (size_t i = data.size() / 8 * 8; i < data.size(); i++) data[i] = data[i] * factors[i];  // n < 8
+  ntt(d, data, pool);
+}
+
+void mul_sub_pointwise(const Domain& d, std::span<Fr> out, std::span<const Fr> a, std::span<const Fr> b,
+                       std::span<const Fr> c, ThreadPool& pool) {
+  const size_t n = out.size();
+  if (a.size() != n || b.size() != n || (!c.empty() && c.size() != n))
+    throw Error(ErrorCode::kInvalidArgument, "mul_sub_pointwise: spans of different lengths");
+  const Fr* cp = c.empty() ? nullptr : c.data();
+  pool.parallel_for(n / 8, [&](size_t lo, size_t hi) {
+    if (d.simd()) {
+      ntt_detail::mul_sub_x8(out.data() + 8 * lo, a.data() + 8 * lo, b.data() + 8 * lo,
+                             cp ? cp + 8 * lo : nullptr, 8 * (hi - lo));
+    } else {
+      for (size_t i = 8 * lo; i < 8 * hi; i++) out[i] = cp ? a[i] * b[i] - cp[i] : a[i] * b[i];
+    }
+  });
+  for (size_t i = n / 8 * 8; i < n; i++) out[i] = cp ? a[i] * b[i] - cp[i] : a[i] * b[i];
 }
 
 Fr coset_shift_snarkjs(int log_n) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ff/roots.hpp"
+#include "util/huge_alloc.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk {
@@ -43,20 +44,21 @@ class Domain {
   /// n⁻¹ in Fr.
   const Fr& n_inv() const { return n_inv_; }
   /// ω^j for 0 ≤ j < n/2.
-  const std::vector<Fr>& twiddles() const { return tw_; }
+  const BigVector<Fr>& twiddles() const { return tw_; }
   /// ω_B^j for 0 ≤ j < B/2, B = 2^min(log_n, kLocalLog): the in-block stages' table, contiguous.
   const std::vector<Fr>& local_twiddles() const { return local_tw_; }
   /// Whether the transforms use the vector butterflies.
   bool simd() const { return !tw_x8_.empty(); }
   /// twiddles() and local_twiddles() in the vector butterflies' form (empty unless simd()).
-  const std::vector<Fr>& twiddles_x8() const { return tw_x8_; }
+  const BigVector<Fr>& twiddles_x8() const { return tw_x8_; }
   const std::vector<Fr>& local_twiddles_x8() const { return local_tw_x8_; }
 
  private:
   int log_n_;
   RootConvention conv_;
   Fr omega_, omega_inv_, n_inv_;
-  std::vector<Fr> tw_, local_tw_, tw_x8_, local_tw_x8_;
+  BigVector<Fr> tw_, tw_x8_;
+  std::vector<Fr> local_tw_, local_tw_x8_;
 };
 
 /// Forward NTT in place: data[i] ← Σ_k data[k]·ω^(i·k), i.e. the coefficients in natural order become the
@@ -76,6 +78,20 @@ void coset_ntt(const Domain& d, std::span<Fr> data, const Fr& shift, ThreadPool&
 /// data[k] ← data[k]·shift^(−k) (the n⁻¹ and shift^(−k) factors applied in one pass). shift must be
 /// non-zero (else Error(kInvalidArgument)).
 void coset_intt(const Domain& d, std::span<Fr> data, const Fr& shift, ThreadPool& pool);
+
+/// The factors n⁻¹·shift^k (k < n) of values_to_coset, in the form d's butterflies use (the vector
+/// lane form when d.simd()); computed once, shared by every vector of a proof.
+BigVector<Fr> coset_factors(const Domain& d, const Fr& shift, ThreadPool& pool);
+
+/// Values at ω^i (natural order) → values at shift·ω^i: data ← coset_ntt(intt(data), shift), with the
+/// n⁻¹ and shift^k factors of both steps applied in one pass. `factors` = coset_factors(d, shift).
+/// Same requirements as ntt; factors.size() must be d.size() (else Error(kInvalidArgument)).
+void values_to_coset(const Domain& d, std::span<Fr> data, std::span<const Fr> factors, ThreadPool& pool);
+
+/// out[k] = a[k]·b[k] − c[k] for k < out.size() (c empty: out[k] = a[k]·b[k]); all spans the same length
+/// (else Error(kInvalidArgument)), out may alias the inputs. Uses d's vector arithmetic when d.simd().
+void mul_sub_pointwise(const Domain& d, std::span<Fr> out, std::span<const Fr> a, std::span<const Fr> b,
+                       std::span<const Fr> c, ThreadPool& pool);
 
 /// snarkjs's coset generator for a domain of size 2^log_n: ω_{2n} = root_of_unity(log_n + 1, kSnarkjs5),
 /// whose coset ω_{2n}·⟨ω_n⟩ is the odd powers of ω_{2n} (REFERENCE.md §5). log_n in 0..31.
