@@ -93,7 +93,7 @@ class ScalarAffineBuckets {
   }
 
   const Points& pts_;
-  BigVector<Affine<F>> bk_;
+  std::vector<Affine<F>> bk_;
   std::vector<F> prefix_;
 };
 
@@ -133,7 +133,7 @@ class IfmaBuckets {
 
  private:
   const Point52<F>* pts_;
-  BigVector<Point52<F>> bk_;
+  std::vector<Point52<F>> bk_;
   std::vector<Elem52<F>> prefix_, den_;  // per group of 8 additions, 8 lane rows each
 };
 
