@@ -3,6 +3,7 @@
 // Exit codes: 0 success; 1 a proof that does not verify (`verify`) or a failed self-check;
 // 2 bad input (unreadable or corrupt file, wrong curve, mismatched witness, unsatisfied constraints,
 // bad arguments); 3 internal or CUDA error.
+#include <malloc.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -74,7 +75,8 @@ void check_outputs(const std::vector<std::string>& inputs, const std::vector<std
       throw Error(ErrorCode::kInvalidArgument, outputs[i] + ": is a folder, expected a file name");
     for (const auto& in : inputs)
       if (!in.empty() && same(in, outputs[i]))
-        throw Error(ErrorCode::kInvalidArgument, "output " + outputs[i] + " is also an input: refusing to overwrite it");
+        throw Error(ErrorCode::kInvalidArgument,
+                    "output " + outputs[i] + " is also an input: refusing to overwrite it");
     for (size_t j = 0; j < i; j++)
       if (same(outputs[j], outputs[i]))
         throw Error(ErrorCode::kInvalidArgument, "the two outputs are the same file: " + outputs[i]);
@@ -84,6 +86,10 @@ void check_outputs(const std::vector<std::string>& inputs, const std::vector<std
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A proof allocates and frees arrays of megabytes per MSM window and NTT: keep freed memory in the
+  // heap for reuse instead of returning it to the kernel, which would clear fresh pages again each time.
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   CLI::App app{"cuzk: Groth16 proving engine for BLS12-381 (circom/snarkjs circuits)"};
   app.require_subcommand(1);
   unsigned threads = 0;
@@ -108,7 +114,9 @@ int main(int argc, char** argv) {
   // verify
   auto* verify_cmd = app.add_subcommand("verify", "Verify a proof (exit 0 valid, 1 invalid)");
   std::string vk_path;
-  verify_cmd->add_option("verification_key", vk_path, "verification_key.json")->required()->check(CLI::ExistingFile);
+  verify_cmd->add_option("verification_key", vk_path, "verification_key.json")
+      ->required()
+      ->check(CLI::ExistingFile);
   verify_cmd->add_option("public", public_path, "public.json")->required()->check(CLI::ExistingFile);
   verify_cmd->add_option("proof", proof_path, "proof.json")->required()->check(CLI::ExistingFile);
 
@@ -142,7 +150,8 @@ int main(int argc, char** argv) {
   int log_min = 16, log_max = 20, reps = 3;
   bool gpu = false;
   auto* cpu_flag = bench_msm->add_flag("--cpu", cpu, "CPU Pippenger");
-  bench_msm->add_flag("--gpu", gpu, "GPU Pippenger (bases and scalars resident on the device)")->excludes(cpu_flag);
+  bench_msm->add_flag("--gpu", gpu, "GPU Pippenger (bases and scalars resident on the device)")
+      ->excludes(cpu_flag);
   bench_msm->add_option("--min", log_min, "Smallest size, log2")->capture_default_str();
   bench_msm->add_option("--max", log_max, "Largest size, log2")->capture_default_str();
   bench_msm->add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
@@ -151,11 +160,12 @@ int main(int argc, char** argv) {
   bench_ntt->add_option("--min", log_min, "Smallest size, log2")->capture_default_str();
   bench_ntt->add_option("--max", log_max, "Largest size, log2")->capture_default_str();
   bench_ntt->add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
-  auto* bench_arith = bench->add_subcommand("gpu-arith", "GPU Fp/Fr multiplications and G1 mixed additions per second");
+  auto* bench_arith =
+      bench->add_subcommand("gpu-arith", "GPU Fp/Fr multiplications and G1 mixed additions per second");
 
   // -q and --threads are accepted after the subcommand too
-  for (CLI::App* sub :
-       {prove, verify_cmd, setup_cmd, zkey_cmd, export_vk, info_cmd, selfcheck, bench, bench_msm, bench_ntt, bench_arith})
+  for (CLI::App* sub : {prove, verify_cmd, setup_cmd, zkey_cmd, export_vk, info_cmd, selfcheck, bench,
+                        bench_msm, bench_ntt, bench_arith})
     sub->fallthrough();
   try {
     app.parse(argc, argv);
@@ -217,8 +227,9 @@ int main(int argc, char** argv) {
       return 1;
     }
     if (*setup_cmd) {
-      std::fprintf(stderr,
-                   "cuzk setup: a single-party setup is for TESTING ONLY: whoever runs it can forge proofs.\n");
+      std::fprintf(
+          stderr,
+          "cuzk setup: a single-party setup is for TESTING ONLY: whoever runs it can forge proofs.\n");
       check_outputs({r1cs_path}, {out_path});
       R1cs cs = read_r1cs(r1cs_path);
       ThreadPool pool(threads);

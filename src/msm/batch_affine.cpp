@@ -310,15 +310,36 @@ CUZK_IFMA XYZZ<F> running_sum_lanes(const Point52<F>* bk, size_t nb, const std::
 }  // namespace
 
 template <class F>
-IfmaBuckets<F>::IfmaBuckets(const Point52<F>* pts, size_t nb, size_t batch) : pts_(pts), bk_(nb) {
+IfmaBuckets<F>::IfmaBuckets(const Point52<F>* pts, size_t nb, size_t batch, BigVector<Point52<F>>& storage)
+    : pts_(pts), bk_(storage) {
+  bk_.resize(nb);
   prefix_.resize((batch + 7) / 8 * 8);
   den_.resize(prefix_.size());
 }
 
+namespace {
+/// −y in 52-bit limbs, canonical (y canonical).
+ifma::Fp52 neg52(const ifma::Fp52& y) {
+  uint64_t any = 0;
+  for (uint64_t v : y.l) any |= v;
+  if (any == 0) return y;
+  ifma::Fp52 r;
+  int64_t borrow = 0;
+  for (int l = 0; l < 8; l++) {
+    const int64_t d = (int64_t)ifma::kP.l[l] - (int64_t)y.l[l] + borrow;
+    r.l[l] = (uint64_t)d & ifma::kMask52;
+    borrow = d >> 52;
+  }
+  return r;
+}
+ifma::Fp52 neg52(const ifma::Fp52& y, Fp) { return neg52(y); }
+Fp2_52 neg52(const Fp2_52& y, Fp2) { return {neg52(y.c0), neg52(y.c1)}; }
+}  // namespace
+
 template <class F>
 void IfmaBuckets<F>::set(uint32_t j, uint32_t i, bool neg) {
   bk_[j] = pts_[i];
-  if (neg) bk_[j].y = Lanes<F>::to52(-Lanes<F>::from52(pts_[i].y));
+  if (neg) bk_[j].y = neg52(pts_[i].y, F{});
 }
 
 template <class F>

@@ -122,7 +122,9 @@ Point52<Fp2> to_point52(const Affine<Fp2>& p);
 template <class F>
 class IfmaBuckets {
  public:
-  IfmaBuckets(const Point52<F>* pts, size_t nb, size_t batch);
+  /// `storage` holds the nb buckets (resized here; its contents need no initialization): callers keep
+  /// it between windows so that its pages are cleared once.
+  IfmaBuckets(const Point52<F>* pts, size_t nb, size_t batch, BigVector<Point52<F>>& storage);
 
   void set(uint32_t j, uint32_t i, bool neg);
   void flush(std::vector<BucketAdd>& batch);
@@ -133,7 +135,7 @@ class IfmaBuckets {
 
  private:
   const Point52<F>* pts_;
-  std::vector<Point52<F>> bk_;
+  BigVector<Point52<F>>& bk_;
   std::vector<Elem52<F>> prefix_, den_;  // per group of 8 additions, 8 lane rows each
 };
 

@@ -137,6 +137,14 @@ Plan best_plan(size_t n, unsigned threads, int c_fixed, MsmBuckets method_fixed)
   return best;
 }
 
+/// A scratch array of the calling thread, kept between MSMs: a proof runs several MSMs of similar sizes
+/// in a row, and reusing the memory saves clearing fresh pages for each (hundreds of MB per proof).
+template <class T, int kSlot = 0>
+BigVector<T>& scratch() {
+  static thread_local BigVector<T> v;
+  return v;
+}
+
 // ---- the points that go through buckets ------------------------------------------------------------
 
 template <class F>
@@ -292,8 +300,10 @@ XYZZ<F> pippenger(const Tail<F>& in, ThreadPool& pool, const MsmConfig& cfg) {
   const size_t parts = plan.parts;
   std::vector<XYZZ<F>> res((size_t)W * parts, XYZZ<F>::infinity());
   // On a CPU with AVX-512 IFMA: the tail points in Fp52 form for the vector buckets.
-  BigVector<msm_detail::Point52<F>> pts52;
-  if (method == MsmBuckets::kBatchAffine && cfg.simd && ifma::cpu_has_ifma()) {
+  const bool simd = method == MsmBuckets::kBatchAffine && cfg.simd && ifma::cpu_has_ifma();
+  BigVector<msm_detail::Point52<F>>& pts52 = scratch<msm_detail::Point52<F>>();
+  if (simd) {
+    pts52.clear();  // no copy of the previous MSM's points when the array grows
     pts52.resize(in.n);
     pool.parallel_for(in.n, [&](size_t lo, size_t hi) {
       for (size_t i = lo; i < hi; i++) pts52[i] = msm_detail::to_point52(in.base(i));
@@ -306,14 +316,14 @@ XYZZ<F> pippenger(const Tail<F>& in, ThreadPool& pool, const MsmConfig& cfg) {
           const int w = (int)(t / parts);
           const size_t part = t % parts;
           const size_t b = in.n * part / parts, e = in.n * (part + 1) / parts;
-          const size_t nb = window_buckets(w, c), k = std::min(batch_size<F>(nb, !pts52.empty()), nb);
+          const size_t nb = window_buckets(w, c), k = std::min(batch_size<F>(nb, simd), nb);
           // A top window with few buckets would make batches of a few points, each paying an inversion.
           if (method == MsmBuckets::kXyzz || nb < kMinAffineBuckets) {
             res[t] = window_xyzz(in, b, e, w, c);
             continue;
           }
-          if (!pts52.empty()) {
-            msm_detail::IfmaBuckets<F> bk(pts52.data(), nb, k);
+          if (simd) {
+            msm_detail::IfmaBuckets<F> bk(pts52.data(), nb, k, scratch<msm_detail::Point52<F>, 1>());
             res[t] = BatchAffineWindow<F, decltype(bk)>(in, w, c, bk, nb, k).run(b, e);
             continue;
           }
@@ -387,8 +397,12 @@ Jacobian<F> msm(std::span<const Affine<F>> bases, std::span<const Fr> scalars, T
   const size_t m = tail_count[nchunks];
 
   // Pass 2: canonical scalars (and base indices unless nothing was dropped) of the tail.
-  BigVector<Canon> canon(m);
-  BigVector<uint32_t> idx(m == n ? 0 : m);
+  BigVector<Canon>& canon = scratch<Canon>();
+  canon.clear();
+  canon.resize(m);
+  BigVector<uint32_t>& idx = scratch<uint32_t>();
+  idx.clear();
+  idx.resize(m == n ? 0 : m);
   pool.parallel_for(
       nchunks,
       [&](size_t cb, size_t ce) {

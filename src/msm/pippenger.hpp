@@ -44,8 +44,9 @@ struct MsmConfig {
 /// scalars: Fr elements in Montgomery form (converted to canonical integers internally). Both spans must
 /// have the same length (else Error(kInvalidArgument)) below 2^32. Zero scalars and infinity bases are
 /// skipped. The work is spread over the pool by windows and point ranges; the result is the same group
-/// element for any pool size and configuration. Memory: 36 bytes per point plus, per running task, one
-/// bucket array (2^(c−1) points).
+/// element for any pool size and configuration. Memory: 36 bytes per point (plus 128 bytes per G1 point,
+/// 256 per G2 point for the vector buckets), kept by the calling thread for its next MSM, and per running
+/// task one bucket array (2^(c−1) points).
 template <class F>
 Jacobian<F> msm(std::span<const Affine<F>> bases, std::span<const Fr> scalars, ThreadPool& pool,
                 const MsmConfig& cfg = {});
