@@ -198,6 +198,13 @@ struct Mont {
     Mont t = from_mont_limbs();
     for (int i = 0; i < N; i++) out[i] = t.l[i];
   }
+  /// The element whose Montgomery limbs are the canonical integer 2^e mod m (not the Montgomery form of
+  /// 2^e): multiplying by it multiplies a value by 2^(e − 64N), which converts between Montgomery radices.
+  CUZK_HD static Mont raw_pow2(uint64_t e) {
+    Mont r;
+    from_u64(2).pow_u64(e).to_canonical(r.l);
+    return r;
+  }
   /// Small integers (already reduced).
   CUZK_HD static Mont from_u64(uint64_t v) {
     uint64_t t[N] = {};
@@ -271,7 +278,7 @@ struct Mont {
   static Mont mul_portable(const Mont& a, const Mont& b) {
     using u128 = unsigned __int128;
     uint64_t t[N] = {};
-CUZK_HOST_UNROLL
+    CUZK_HOST_UNROLL
     for (int i = 0; i < N; i++) {
       u128 s = (u128)a.l[0] * b.l[i] + t[0];
       uint64_t A = (uint64_t)(s >> 64);
@@ -279,7 +286,7 @@ CUZK_HOST_UNROLL
       uint64_t m = t0 * P::inv;
       s = (u128)m * P::mod(0) + t0;
       uint64_t C = (uint64_t)(s >> 64);
-CUZK_HOST_UNROLL
+      CUZK_HOST_UNROLL
       for (int j = 1; j < N; j++) {
         s = (u128)a.l[j] * b.l[i] + t[j] + A;
         A = (uint64_t)(s >> 64);
@@ -297,17 +304,17 @@ CUZK_HOST_UNROLL
   /// The PTX extended-precision primitives mul_evenodd is written in, one instruction each. The carry
   /// flag CC.CF lives between consecutive volatile asm statements; ptxas maps it to a predicate.
   struct PtxCarryOps {
-#define CUZK_PTX_OP3(name, ins)                                                      \
-  __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b, uint32_t c) {     \
-    uint32_t d;                                                                      \
-    asm volatile(ins " %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));         \
-    return d;                                                                        \
+#define CUZK_PTX_OP3(name, ins)                                                  \
+  __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b, uint32_t c) { \
+    uint32_t d;                                                                  \
+    asm volatile(ins " %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));     \
+    return d;                                                                    \
   }
-#define CUZK_PTX_OP2(name, ins)                                                      \
-  __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b) {                 \
-    uint32_t d;                                                                      \
-    asm volatile(ins " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));                     \
-    return d;                                                                        \
+#define CUZK_PTX_OP2(name, ins)                                      \
+  __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b) { \
+    uint32_t d;                                                      \
+    asm volatile(ins " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));     \
+    return d;                                                        \
   }
     CUZK_PTX_OP3(mad_lo_cc, "mad.lo.cc.u32")
     CUZK_PTX_OP3(madc_lo_cc, "madc.lo.cc.u32")
@@ -360,23 +367,23 @@ CUZK_HOST_UNROLL
     constexpr bool kLowWordOne = kShapeTricks && mod_word(0) == 1u;
     constexpr bool kSecondWordOnes = kLowWordOne && mod_word(1) == 0xffffffffu;
     uint32_t A[n], B[n], E[n + 1], O[n + 1];
-CUZK_MONT_UNROLL
+    CUZK_MONT_UNROLL
     for (int i = 0; i < N; i++) {
       A[2 * i] = (uint32_t)a.l[i];
       A[2 * i + 1] = (uint32_t)(a.l[i] >> 32);
       B[2 * i] = (uint32_t)b.l[i];
       B[2 * i + 1] = (uint32_t)(b.l[i] >> 32);
     }
-CUZK_MONT_UNROLL
+    CUZK_MONT_UNROLL
     for (int k = 0; k <= n; k++) E[k] = O[k] = 0;
     uint32_t pend = 0;  // carry owed to O[0]
-CUZK_MONT_UNROLL
+    CUZK_MONT_UNROLL
     for (int i = 0; i < n; i++) {
       const uint32_t bi = B[i];
       // E += Σ_{j even} a_j·b_i·2^(32j)
       E[0] = op.mad_lo_cc(A[0], bi, E[0]);
       E[1] = op.madc_hi_cc(A[0], bi, E[1]);
-CUZK_MONT_UNROLL
+      CUZK_MONT_UNROLL
       for (int j = 2; j < n; j += 2) {
         E[j] = op.madc_lo_cc(A[j], bi, E[j]);
         E[j + 1] = op.madc_hi_cc(A[j], bi, E[j + 1]);
@@ -386,7 +393,7 @@ CUZK_MONT_UNROLL
       op.add_cc(pend, 0xffffffffu);  // CF = pend
       O[0] = op.madc_lo_cc(A[1], bi, O[0]);
       O[1] = op.madc_hi_cc(A[1], bi, O[1]);
-CUZK_MONT_UNROLL
+      CUZK_MONT_UNROLL
       for (int j = 3; j < n; j += 2) {
         O[j - 1] = op.madc_lo_cc(A[j], bi, O[j - 1]);
         O[j] = op.madc_hi_cc(A[j], bi, O[j]);
@@ -404,7 +411,7 @@ CUZK_MONT_UNROLL
         E[0] = op.mad_lo_cc(mod_word(0), m, E[0]);
         E[1] = op.madc_hi_cc(mod_word(0), m, E[1]);
       }
-CUZK_MONT_UNROLL
+      CUZK_MONT_UNROLL
       for (int j = 2; j < n; j += 2) {
         E[j] = op.madc_lo_cc(mod_word(j), m, E[j]);
         E[j + 1] = op.madc_hi_cc(mod_word(j), m, E[j + 1]);
@@ -418,7 +425,7 @@ CUZK_MONT_UNROLL
         O[0] = op.mad_lo_cc(mod_word(1), m, O[0]);
         O[1] = op.madc_hi_cc(mod_word(1), m, O[1]);
       }
-CUZK_MONT_UNROLL
+      CUZK_MONT_UNROLL
       for (int j = 3; j < n; j += 2) {
         O[j - 1] = op.madc_lo_cc(mod_word(j), m, O[j - 1]);
         O[j] = op.madc_hi_cc(mod_word(j), m, O[j]);
@@ -429,12 +436,12 @@ CUZK_MONT_UNROLL
       pend = op.addc(0, 0);
       uint32_t nE[n + 1], nO[n + 1];
       nE[0] = ne0;
-CUZK_MONT_UNROLL
+      CUZK_MONT_UNROLL
       for (int k = 1; k <= n; k++) nE[k] = O[k];
-CUZK_MONT_UNROLL
+      CUZK_MONT_UNROLL
       for (int k = 0; k + 2 <= n; k++) nO[k] = E[k + 2];
       nO[n - 1] = nO[n] = 0;
-CUZK_MONT_UNROLL
+      CUZK_MONT_UNROLL
       for (int k = 0; k <= n; k++) {
         E[k] = nE[k];
         O[k] = nO[k];
@@ -444,14 +451,14 @@ CUZK_MONT_UNROLL
     uint32_t R[n], S[n];
     R[0] = E[0];
     op.add_cc(pend, 0xffffffffu);
-CUZK_MONT_UNROLL
+    CUZK_MONT_UNROLL
     for (int k = 1; k < n; k++) R[k] = op.addc_cc(E[k], O[k - 1]);
     S[0] = op.sub_cc(R[0], mod_word(0));
-CUZK_MONT_UNROLL
+    CUZK_MONT_UNROLL
     for (int k = 1; k < n; k++) S[k] = op.subc_cc(R[k], mod_word(k));
     const uint32_t borrow = op.subc(0, 0);  // all ones when V < m
     Mont r;
-CUZK_MONT_UNROLL
+    CUZK_MONT_UNROLL
     for (int i = 0; i < N; i++) {
       const uint32_t lo = borrow ? R[2 * i] : S[2 * i];
       const uint32_t hi = borrow ? R[2 * i + 1] : S[2 * i + 1];

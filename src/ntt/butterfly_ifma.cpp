@@ -107,19 +107,10 @@ CUZK_IFMA_INLINE void store8(Fr* p, const FrX8& v) {
   for (int i = 0; i < 4; i++) _mm512_storeu_si512(p + 2 * i, z[i]);
 }
 
-/// The canonical integer 2^e mod r as the Fr whose Montgomery limbs it is.
-Fr raw_pow2(uint64_t e) {
-  uint64_t v[Fr::N];
-  Fr::from_u64(2).pow_u64(e).to_canonical(v);
-  Fr r;
-  for (int i = 0; i < Fr::N; i++) r.l[i] = v[i];
-  return r;
-}
-
 }  // namespace
 
 Fr to_lane_twiddle(const Fr& w) {
-  static const Fr k = raw_pow2(260);  // w·k = w·2^260·2^−256
+  static const Fr k = Fr::raw_pow2(260);  // w·k = w·2^260·2^−256
   return w * k;
 }
 
@@ -158,7 +149,7 @@ CUZK_IFMA void scale_x8(Fr* x, const Fr* w, size_t n) {
 
 CUZK_IFMA void mul_sub_x8(Fr* out, const Fr* a, const Fr* b, const Fr* c, size_t n) {
   // b·2^256 → b·2^260 (lane form) by a lane product with the integer 2^264 mod r
-  static const Fr k264 = raw_pow2(264);
+  static const Fr k264 = Fr::raw_pow2(264);
   alignas(64) Fr kk[8];
   for (auto& v : kk) v = k264;
   const FrX8 K = load8(kk);
