@@ -33,49 +33,58 @@ size_t count_inf(const auto& v) {
 }  // namespace
 
 int run_info(const std::string& path) {
+  // The description is printed only once the whole file has been read and checked, so a bad file
+  // produces the error and nothing on stdout.
+  std::string out;
+  auto add = [&out](const char* fmt, auto... args) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    out += buf;
+  };
   std::ifstream f(path, std::ios::binary);
   if (!f) throw Error(ErrorCode::kIo, path + ": cannot open");
   char magic[4] = {};
   f.read(magic, 4);
   const std::string m(magic, (size_t)f.gcount());
   const uint64_t size = std::filesystem::file_size(path);
-  std::printf("%s: %s\n", path.c_str(), human(size).c_str());
+  add("%s: %s\n", path.c_str(), human(size).c_str());
   if (m == "zkey") {
     Zkey zk = read_zkey(path);
-    std::printf("  Groth16 proving key (snarkjs .zkey v1), BLS12-381\n");
-    std::printf("  variables %u, public %u, domain 2^%u = %u\n", zk.n_vars, zk.n_public, zk.power(), zk.domain_size);
-    std::printf("  coefficients %zu; points: A %zu (%zu at infinity), B1 %zu (%zu), B2 %zu (%zu), C %zu, H %zu\n",
-                zk.coefs.size(), zk.a.size(), count_inf(zk.a), zk.b1.size(), count_inf(zk.b1), zk.b2.size(),
-                count_inf(zk.b2), zk.c.size(), zk.h.size());
-    std::printf("  contributions %u\n", zk.n_contributions());
+    add("  Groth16 proving key (snarkjs .zkey v1), BLS12-381\n");
+    add("  variables %u, public %u, domain 2^%u = %u\n", zk.n_vars, zk.n_public, zk.power(), zk.domain_size);
+    add("  coefficients %zu; points: A %zu (%zu at infinity), B1 %zu (%zu), B2 %zu (%zu), C %zu, H %zu\n",
+        zk.coefs.size(), zk.a.size(), count_inf(zk.a), zk.b1.size(), count_inf(zk.b1), zk.b2.size(),
+        count_inf(zk.b2), zk.c.size(), zk.h.size());
+    add("  contributions %u\n", zk.n_contributions());
   } else if (m == "r1cs") {
     R1cs cs = read_r1cs(path);
-    std::printf("  circom constraint system (.r1cs v1), BLS12-381\n");
-    std::printf("  constraints %u, wires %u (public outputs %u, public inputs %u, private inputs %u), labels %llu\n",
-                cs.n_constraints, cs.n_wires, cs.n_pub_out, cs.n_pub_in, cs.n_prv_in,
-                (unsigned long long)cs.n_labels);
-    std::printf("  non-zeros A %zu, B %zu, C %zu\n", cs.a.nnz(), cs.b.nnz(), cs.c.nnz());
+    add("  circom constraint system (.r1cs v1), BLS12-381\n");
+    add("  constraints %u, wires %u (public outputs %u, public inputs %u, private inputs %u), labels %llu\n",
+        cs.n_constraints, cs.n_wires, cs.n_pub_out, cs.n_pub_in, cs.n_prv_in,
+        (unsigned long long)cs.n_labels);
+    add("  non-zeros A %zu, B %zu, C %zu\n", cs.a.nnz(), cs.b.nnz(), cs.c.nnz());
   } else if (m == "wtns") {
     std::vector<Fr> w = read_wtns(path);
     size_t zeros = 0, ones = 0;
     for (const Fr& x : w) zeros += x.is_zero(), ones += x.is_one();
-    std::printf("  witness (.wtns v2), BLS12-381: %zu values (%zu zero, %zu one)\n", w.size(), zeros, ones);
+    add("  witness (.wtns v2), BLS12-381: %zu values (%zu zero, %zu one)\n", w.size(), zeros, ones);
   } else if (m.size() && (m[0] == '{' || m[0] == '[')) {
     std::ifstream t(path);
     std::string text((std::istreambuf_iterator<char>(t)), std::istreambuf_iterator<char>());
     if (text.find("\"pi_a\"") != std::string::npos) {
       read_proof_json(path);
-      std::printf("  snarkjs Groth16 proof (bls12381)\n");
+      add("  snarkjs Groth16 proof (bls12381)\n");
     } else if (text.find("\"vk_alpha_1\"") != std::string::npos) {
       auto vk = read_vk_json(path);
-      std::printf("  snarkjs Groth16 verification key (bls12381), %u public signals\n", vk.vk.n_public());
+      add("  snarkjs Groth16 verification key (bls12381), %u public signals\n", vk.vk.n_public());
     } else {
       auto pub = read_public_json(path);
-      std::printf("  snarkjs public signals: %zu values\n", pub.size());
+      add("  snarkjs public signals: %zu values\n", pub.size());
     }
   } else {
     throw Error(ErrorCode::kInvalidFile, path + ": not a .zkey, .r1cs, .wtns or snarkjs JSON file");
   }
+  std::fputs(out.c_str(), stdout);
   return 0;
 }
 

@@ -77,4 +77,10 @@ expect_exit 2 missing-argument -- "$CUZK" prove "$zk"
 expect_err_contains "cuzk: error:"
 expect_exit 2 missing-file -- "$CUZK" prove nope.zkey "$w" proof.json public.json
 expect_err_contains "nope.zkey"
+
+echo "== info on a file that is not one of ours, and on a truncated zkey: an error, nothing on stdout"
+expect_exit 2 info-foreign -- "$CUZK" info "$CUZK"
+expect_err_contains "not a .zkey"; [ ! -s "$WORK/out" ] || fail "info printed a description of a foreign file"
+expect_exit 2 info-truncated -- "$CUZK" info trunc.zkey
+expect_err_contains "truncated"; [ ! -s "$WORK/out" ] || fail "info printed a description of a truncated zkey"
 echo "bad input: all passed"
