@@ -1,0 +1,37 @@
+// Synthesis of one partition: the witness → the a, b, c vectors on the domain and the density bitmaps
+// SupraSeal C2 takes (REFERENCE.md §1 item 1, §6), as three multithreaded sparse matrix-vector products
+// over a ConstraintSystem recorded once (cuzk's "PCE").
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "groth16/r1cs.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk {
+
+/// Everything the prover needs of one partition besides the key. Fr values in Montgomery form.
+struct Assignment {
+  std::vector<Fr> inputs;  ///< n_inputs values, inputs[0] = 1
+  BigVector<Fr> aux;       ///< n_aux values
+  /// A·w, B·w, C·w on the domain: n = 2^log_n values each, rows past the constraint system's zero.
+  /// c is empty in the snarkjs convention (the prover takes a∘b).
+  BigVector<Fr> a, b, c;
+  int log_n = 0;
+  Density a_aux, b_inp, b_aux;  ///< as in ConstraintSystem
+
+  /// The public inputs without ONE (inputs[1..]): what a verifier is given.
+  std::span<const Fr> public_inputs() const { return std::span<const Fr>(inputs).subspan(1); }
+};
+
+/// Evaluates cs on `witness` (inputs ‖ aux, n_vars values, witness[0] = 1): a = A·w, b = B·w, c = C·w,
+/// rows split across the pool, with cs's densities copied in. Throws Error(kInvalidArgument) naming the
+/// problem when the witness length differs from n_vars or witness[0] ≠ 1.
+Assignment synthesize(const ConstraintSystem& cs, std::span<const Fr> witness, ThreadPool& pool);
+
+/// The first row j of a bellperson-convention assignment with a[j]·b[j] ≠ c[j], or −1 when every row
+/// holds (cheap: no matrix access). For the snarkjs convention (c empty) returns −1.
+long first_unsatisfied_row(const Assignment& asg);
+
+}  // namespace cuzk
