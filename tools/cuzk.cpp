@@ -24,6 +24,7 @@
 #include "groth16/cpu_backend.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
+#include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
 #include "info.hpp"
 #include "selfcheck.hpp"
@@ -202,13 +203,16 @@ int main(int argc, char** argv) {
         opt.s = parse_scalar(s_dec, "--s");
       }
       CpuBackend backend(threads);
-      ProveResult res = cuzk::prove(zk, w, backend, opt);
+      const ConstraintSystem rows = zkey_constraint_system(zk);
+      const ProvingKey key = proving_key(std::move(zk), rows);
+      progress("evaluating A·w, B·w");
+      ProveResult res = cuzk::prove(key, synthesize(rows, w, backend.pool()), backend, opt);
       write_proof_json(proof_path, res.proof);
-      write_public_json(public_path, res.public_signals);
+      write_public_json(public_path, res.public_inputs);
       progress.done();
       if (!quiet)
         std::printf("wrote %s and %s (%zu public signals)%s\n", proof_path.c_str(), public_path.c_str(),
-                    res.public_signals.size(), no_verify ? "" : "; the proof verifies");
+                    res.public_inputs.size(), no_verify ? "" : "; the proof verifies");
       return 0;
     }
     if (*verify_cmd) {

@@ -11,13 +11,16 @@
 #include "formats/zkey.hpp"
 #include "groth16/cpu_backend.hpp"
 #include "groth16/prover.hpp"
+#include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
 #include "util/error.hpp"
 
 struct cuzk_prover {
-  cuzk::Zkey zkey;
+  cuzk::ConstraintSystem rows;
+  cuzk::ProvingKey key;
   cuzk::CpuBackend backend;
-  cuzk_prover(cuzk::Zkey zk, unsigned threads) : zkey(std::move(zk)), backend(threads) {}
+  cuzk_prover(cuzk::Zkey zk, unsigned threads)
+      : rows(cuzk::zkey_constraint_system(zk)), key(cuzk::proving_key(std::move(zk), rows)), backend(threads) {}
 };
 
 namespace {
@@ -70,13 +73,14 @@ cuzk_status cuzk_prove_files(cuzk_prover* prover, const char* wtns_path, const c
     if (!prover || !wtns_path || !proof_json_path || !public_json_path)
       throw cuzk::Error(cuzk::ErrorCode::kInvalidArgument, "cuzk_prove_files: null argument");
     std::vector<cuzk::Fr> w = cuzk::read_wtns(wtns_path);
-    if (w.size() != prover->zkey.n_vars)
+    if (w.size() != prover->rows.n_vars())
       throw cuzk::Error(cuzk::ErrorCode::kInvalidArgument,
                         std::string(wtns_path) + ": the witness has " + std::to_string(w.size()) +
-                            " values but the zkey expects " + std::to_string(prover->zkey.n_vars));
-    cuzk::ProveResult res = cuzk::prove(prover->zkey, w, prover->backend);
+                            " values but the zkey expects " + std::to_string(prover->rows.n_vars()));
+    cuzk::ProveResult res =
+        cuzk::prove(prover->key, cuzk::synthesize(prover->rows, w, prover->backend.pool()), prover->backend);
     cuzk::write_proof_json(proof_json_path, res.proof);
-    cuzk::write_public_json(public_json_path, res.public_signals);
+    cuzk::write_public_json(public_json_path, res.public_inputs);
   });
 }
 

@@ -80,14 +80,4 @@ R1cs read_r1cs(const BinFile& file) {
   return r;
 }
 
-std::optional<size_t> first_unsatisfied(const R1cs& r1cs, std::span<const Fr> witness) {
-  if (witness.size() != r1cs.n_wires)
-    throw Error(ErrorCode::kInvalidArgument, "witness has " + std::to_string(witness.size()) +
-                                                 " values, the constraint system has " +
-                                                 std::to_string(r1cs.n_wires) + " wires");
-  for (size_t j = 0; j < r1cs.a.rows(); j++)
-    if (r1cs.a.dot_row(j, witness) * r1cs.b.dot_row(j, witness) != r1cs.c.dot_row(j, witness)) return j;
-  return std::nullopt;
-}
-
 }  // namespace cuzk

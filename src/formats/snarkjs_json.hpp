@@ -21,17 +21,9 @@
 
 #include "ec/curves.hpp"
 #include "ff/fp6.hpp"
-#include "formats/zkey.hpp"
+#include "groth16/key.hpp"
 
 namespace cuzk {
-
-/// A Groth16 proof (πA ∈ G1, πB ∈ G2, πC ∈ G1), affine.
-struct Groth16Proof {
-  G1Affine a;
-  G2Affine b;
-  G1Affine c;
-  friend bool operator==(const Groth16Proof&, const Groth16Proof&) = default;
-};
 
 /// A verification_key.json: the key plus vk_alphabeta_12, the Fp12 value e(α₁, β₂) that snarkjs
 /// stores (Fp12 = c0 + c1·w, Fp6 = c0 + c1·v + c2·v², Fp2 = c0 + c1·u, written

@@ -21,6 +21,8 @@
 #include "ec/curves.hpp"
 #include "ec/encoding.hpp"
 #include "ff/bls12_381.hpp"
+#include "groth16/key.hpp"
+#include "groth16/r1cs.hpp"
 #include "util/huge_alloc.hpp"
 
 namespace cuzk {
@@ -89,16 +91,22 @@ void write_zkey(const std::filesystem::path& path, const Zkey& zk);
 /// The bytes write_zkey would write.
 std::vector<uint8_t> zkey_bytes(const Zkey& zk);
 
-/// The Groth16 verifying key (what verification_key.json holds, minus e(α₁, β₂)).
-struct VerifyingKey {
-  G1Affine alpha1;
-  G2Affine beta2, gamma2, delta2;
-  std::vector<G1Affine> ic;  ///< n_public + 1 points: vk_x = IC₀ + Σ publicᵢ·ICᵢ
-  uint32_t n_public() const { return (uint32_t)ic.size() - 1; }
-  friend bool operator==(const VerifyingKey&, const VerifyingKey&) = default;
-};
-
 /// The verifying key of a proving key.
 VerifyingKey verifying_key(const Zkey& zk);
+
+/// The prover's rows of a zkey (snarkjs convention, groth16/r1cs.hpp): A and B from section 4 (public-input
+/// rows included), no C. A density bit is set for a variable with a coefficient in that matrix, or whose
+/// A (B1/B2) point is not ∞, so compacting the points never drops a term snarkjs would add.
+ConstraintSystem zkey_constraint_system(const Zkey& zk);
+
+/// The format-neutral proving key of a zkey: the A, B1, B2 points compacted by cs's densities (the
+/// dropped ones are ∞), C as L, H as is (moved out of zk). `cs` must be zkey_constraint_system(zk).
+ProvingKey proving_key(Zkey zk, const ConstraintSystem& cs);
+
+/// The zkey of a snarkjs-convention key and its rows: A/B1/B2 expanded back to one point per variable
+/// (∞ where the density bit is clear), section 4 from cs.a (every row, public-input rows included) and
+/// cs.b, row by row (A terms, then B terms), an empty MPC section. Throws Error(kInvalidArgument) for a
+/// bellperson-convention key or sizes that disagree.
+Zkey to_zkey(const ProvingKey& key, const ConstraintSystem& cs);
 
 }  // namespace cuzk

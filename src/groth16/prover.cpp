@@ -2,6 +2,8 @@
 
 #include <sys/random.h>
 
+#include <chrono>
+
 #include "ff/bytes.hpp"
 #include "groth16/verifier.hpp"
 #include "util/error.hpp"
@@ -13,15 +15,28 @@ void report(const ProveOptions& opt, const char* phase) {
   if (opt.progress) opt.progress(phase);
 }
 
-/// A·w and B·w on the domain (rows ≥ nConstraints + nPublic + 1 stay 0).
-void evaluate_ab(const Zkey& zk, std::span<const Fr> w, BigVector<Fr>& a, BigVector<Fr>& b) {
-  a.assign(zk.domain_size, Fr::zero());
-  b.assign(zk.domain_size, Fr::zero());
-  for (const ZkeyCoef& c : zk.coefs) {
-    Fr t = c.value * w[c.signal];
-    auto& dst = c.matrix == 0 ? a : b;
-    dst[c.constraint] += t;
+std::string count_mismatch(const char* what, size_t have, size_t want, const std::string& why) {
+  return std::string(what) + " has " + std::to_string(have) + " points but the assignment needs " +
+         std::to_string(want) + " (" + why + ")";
+}
+
+/// Explains why `res` does not verify, for the error message.
+std::string unsatisfied_reason(const Assignment& asg, const ProveOptions& opt) {
+  std::string msg = "the proof does not verify: the witness does not satisfy the circuit";
+  long row = first_unsatisfied_row(asg);
+  if (row >= 0) return msg + "; first unsatisfied row: #" + std::to_string(row);
+  if (opt.r1cs) {
+    const R1cs& cs = *opt.r1cs;
+    const size_t n_vars = asg.inputs.size() + asg.aux.size();
+    if (cs.n_wires != n_vars)
+      return msg + " (and the .r1cs has " + std::to_string(cs.n_wires) + " wires but the key " +
+             std::to_string(n_vars) + " variables: they belong to different circuits)";
+    std::vector<Fr> w(asg.inputs.begin(), asg.inputs.end());
+    w.insert(w.end(), asg.aux.begin(), asg.aux.end());
+    if (auto bad = first_unsatisfied(cs, w)) return msg + "; first unsatisfied constraint: #" + std::to_string(*bad);
+    return msg + "; the .r1cs is satisfied, so the key does not belong to this circuit";
   }
+  return msg;
 }
 
 }  // namespace
@@ -40,63 +55,128 @@ Fr random_fr_nonzero() {
   }
 }
 
-ProveResult prove(const Zkey& zk, std::span<const Fr> w, ProverBackend& backend, const ProveOptions& opt) {
-  if (w.size() != zk.n_vars)
-    throw Error(ErrorCode::kInvalidArgument,
-                "witness has " + std::to_string(w.size()) +
-                    " values but the zkey expects nVars = " + std::to_string(zk.n_vars));
-  if (!w[0].is_one()) throw Error(ErrorCode::kInvalidArgument, "witness[0] must be 1 (the constant wire)");
-  int log_n = 0;
-  while ((size_t{1} << log_n) < zk.domain_size) log_n++;
+void check_shapes(const ProvingKey& key, const Assignment& asg) {
+  auto fail = [](const std::string& m) { throw Error(ErrorCode::kInvalidArgument, m); };
+  if (asg.log_n != key.log_n)
+    fail("the assignment's domain is 2^" + std::to_string(asg.log_n) + " but the key's is 2^" +
+         std::to_string(key.log_n));
+  const size_t n = key.domain_size();
+  if (asg.inputs.size() != key.n_inputs)
+    fail("the assignment has " + std::to_string(asg.inputs.size()) + " inputs but the key " +
+         std::to_string(key.n_inputs) + " (ONE included)");
+  if (asg.aux.size() != key.n_aux)
+    fail("the assignment has " + std::to_string(asg.aux.size()) + " aux values but the key " +
+         std::to_string(key.n_aux));
+  if (asg.inputs.empty() || !asg.inputs[0].is_one()) fail("input 0 must be 1 (the constant ONE)");
+  if (key.ic.size() != key.n_inputs)
+    fail("the key has " + std::to_string(key.ic.size()) + " IC points for " + std::to_string(key.n_inputs) + " inputs");
+  if (asg.a.size() != n || asg.b.size() != n)
+    fail("a and b must have " + std::to_string(n) + " values (the domain); they have " + std::to_string(asg.a.size()) +
+         " and " + std::to_string(asg.b.size()));
+  if (key.convention == HConvention::kBellperson && asg.c.size() != n)
+    fail("c must have " + std::to_string(n) + " values (the domain); it has " + std::to_string(asg.c.size()));
+  if (asg.a_aux.size() != key.n_aux || asg.b_aux.size() != key.n_aux || asg.b_inp.size() != key.n_inputs)
+    fail("the density bitmaps have " + std::to_string(asg.a_aux.size()) + "/" + std::to_string(asg.b_inp.size()) +
+         "/" + std::to_string(asg.b_aux.size()) + " bits (a_aux/b_inp/b_aux) for " + std::to_string(key.n_inputs) +
+         " inputs and " + std::to_string(key.n_aux) + " aux");
+  const size_t na = key.n_inputs + asg.a_aux.popcount();
+  if (key.a.size() != na) fail(count_mismatch("the key's A", key.a.size(), na, "inputs + popcount(a_aux)"));
+  const size_t nb = asg.b_inp.popcount() + asg.b_aux.popcount();
+  if (key.b_g1.size() != nb)
+    fail(count_mismatch("the key's B_G1", key.b_g1.size(), nb, "popcount(b_inp) + popcount(b_aux)"));
+  if (key.b_g2.size() != nb)
+    fail(count_mismatch("the key's B_G2", key.b_g2.size(), nb, "popcount(b_inp) + popcount(b_aux)"));
+  if (key.l.size() != key.n_aux) fail(count_mismatch("the key's L", key.l.size(), key.n_aux, "one per aux"));
+  if (key.h.size() != key.h_size())
+    fail(count_mismatch("the key's H", key.h.size(), key.h_size(),
+                        key.convention == HConvention::kBellperson ? "n − 1" : "n"));
+}
 
-  report(opt, "evaluating A·w, B·w");
-  BigVector<Fr> a, b;
-  evaluate_ab(zk, w, a, b);
-  report(opt, "computing H (NTTs)");
-  BigVector<Fr> h = backend.h_snarkjs(a, b, log_n);
-  a = {};
-  b = {};
+struct PendingProof::State {
+  std::shared_ptr<const ProvingKey> key;
+  std::vector<std::shared_ptr<const Assignment>> partitions;
+  std::vector<std::unique_ptr<BackendPending>> pending;
+  std::vector<Fr> r, s;
+  ProveOptions opt;
+};
 
-  report(opt, "MSM A, B1 (G1)");
-  G1 sum_a = backend.msm_g1(zk.a, w);
-  G1 sum_b1 = backend.msm_g1(zk.b1, w);
-  report(opt, "MSM C, H (G1)");
-  G1 sum_c = backend.msm_g1(zk.c, w.subspan(zk.n_public + 1));
-  G1 sum_h = backend.msm_g1(zk.h, h);
-  report(opt, "MSM B2 (G2)");
-  G2 sum_b2 = backend.msm_g2(zk.b2, w);
+PendingProof::PendingProof() = default;
+PendingProof::PendingProof(PendingProof&&) noexcept = default;
+PendingProof& PendingProof::operator=(PendingProof&&) noexcept = default;
+PendingProof::~PendingProof() = default;
+size_t PendingProof::size() const { return st_ ? st_->partitions.size() : 0; }
 
-  report(opt, "epilogue");
-  const Fr r = opt.r ? *opt.r : random_fr_nonzero();
-  const Fr s = opt.s ? *opt.s : random_fr_nonzero();
-  G1 pi_a = G1::from_affine(zk.alpha1) + sum_a + scalar_mul(zk.delta1, r);
-  G2 pi_b = G2::from_affine(zk.beta2) + sum_b2 + scalar_mul(zk.delta2, s);
-  G1 b1 = G1::from_affine(zk.beta1) + sum_b1 + scalar_mul(zk.delta1, s);
-  G1 pi_c = sum_c + sum_h + scalar_mul(pi_a, s) + scalar_mul(b1, r) - scalar_mul(zk.delta1, r * s);
-
-  std::vector<G1> g1s = {pi_a, pi_c};
-  auto g1a = batch_to_affine(g1s);
-  ProveResult out;
-  out.proof = {g1a[0], pi_b.to_affine(), g1a[1]};
-  out.public_signals.assign(w.begin() + 1, w.begin() + 1 + zk.n_public);
-
-  if (opt.verify) {
-    report(opt, "verifying");
-    if (!verify(verifying_key(zk), out.public_signals, out.proof)) {
-      std::string msg = "the proof does not verify: the witness does not satisfy the circuit";
-      if (opt.r1cs) {
-        if (opt.r1cs->n_wires != zk.n_vars)
-          msg += " (and the .r1cs has " + std::to_string(opt.r1cs->n_wires) + " wires but the zkey " +
-                 std::to_string(zk.n_vars) + " variables: they belong to different circuits)";
-        else if (auto bad = first_unsatisfied(*opt.r1cs, w))
-          msg += "; first unsatisfied constraint: #" + std::to_string(*bad);
-        else
-          msg += "; the .r1cs is satisfied, so the zkey does not belong to this circuit";
-      }
-      throw Error(ErrorCode::kUnsatisfied, msg);
+PendingProof prove_start(std::shared_ptr<const ProvingKey> key, std::vector<Assignment> partitions,
+                         ProverBackend& backend, const ProveOptions& opt) {
+  if (!key) throw Error(ErrorCode::kInvalidArgument, "prove_start: no proving key");
+  for (size_t i = 0; i < partitions.size(); i++) {
+    try {
+      check_shapes(*key, partitions[i]);
+    } catch (const Error& e) {
+      throw Error(e.code(), "partition " + std::to_string(i) + ": " + e.what());
     }
   }
+  auto st = std::make_unique<PendingProof::State>();
+  st->key = key;
+  st->opt = opt;
+  for (Assignment& a : partitions) {
+    st->partitions.push_back(std::make_shared<const Assignment>(std::move(a)));
+    st->r.push_back(opt.r ? *opt.r : random_fr_nonzero());
+    st->s.push_back(opt.s ? *opt.s : random_fr_nonzero());
+  }
+  report(opt, "H and MSMs");
+  for (const auto& a : st->partitions) st->pending.push_back(backend.start(key, a));
+  PendingProof p;
+  p.st_ = std::move(st);
+  return p;
+}
+
+std::vector<ProveResult> prove_finalize(PendingProof&& p) {
+  if (!p.st_) throw Error(ErrorCode::kInvalidArgument, "prove_finalize: empty or already finalized pending proof");
+  std::unique_ptr<PendingProof::State> st = std::move(p.st_);
+  const ProvingKey& key = *st->key;
+  const VerifyingKey vk = key.verifying_key();
+  std::vector<ProveResult> out;
+  for (size_t i = 0; i < st->partitions.size(); i++) {
+    PartitionSums sums = st->pending[i]->wait();
+    st->pending[i].reset();
+    const auto t0 = std::chrono::steady_clock::now();
+    report(st->opt, "epilogue");
+    const Fr &r = st->r[i], &s = st->s[i];
+    G1 pi_a = G1::from_affine(key.alpha1) + sums.a + scalar_mul(key.delta1, r);
+    G2 pi_b = G2::from_affine(key.beta2) + sums.b_g2 + scalar_mul(key.delta2, s);
+    G1 b1 = G1::from_affine(key.beta1) + sums.b_g1 + scalar_mul(key.delta1, s);
+    G1 pi_c = sums.l + sums.h + scalar_mul(pi_a, s) + scalar_mul(b1, r) - scalar_mul(key.delta1, r * s);
+    std::vector<G1> g1s = {pi_a, pi_c};
+    auto g1a = batch_to_affine(g1s);
+    ProveResult res;
+    res.proof = {g1a[0], pi_b.to_affine(), g1a[1]};
+    const Assignment& asg = *st->partitions[i];
+    res.public_inputs.assign(asg.inputs.begin() + 1, asg.inputs.end());
+    res.stages = std::move(sums.stages);
+    const auto t1 = std::chrono::steady_clock::now();
+    res.stages.emplace_back("epilogue", std::chrono::duration<double, std::milli>(t1 - t0).count());
+    if (st->opt.verify) {
+      report(st->opt, "verifying");
+      if (!verify(vk, res.public_inputs, res.proof)) {
+        std::string msg = unsatisfied_reason(asg, st->opt);
+        if (st->partitions.size() > 1) msg = "partition " + std::to_string(i) + ": " + msg;
+        throw Error(ErrorCode::kUnsatisfied, msg);
+      }
+      res.stages.emplace_back(
+          "verify", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count());
+    }
+    out.push_back(std::move(res));
+  }
   return out;
+}
+
+ProveResult prove(const ProvingKey& key, Assignment asg, ProverBackend& backend, const ProveOptions& opt) {
+  // Borrow the key for the call: the pending proof never outlives it.
+  std::shared_ptr<const ProvingKey> k(std::shared_ptr<const ProvingKey>(), &key);
+  std::vector<Assignment> parts;
+  parts.push_back(std::move(asg));
+  return std::move(prove_finalize(prove_start(k, std::move(parts), backend, opt))[0]);
 }
 
 }  // namespace cuzk

@@ -1,52 +1,87 @@
-// The Groth16 prover for snarkjs proving keys (.zkey), following snarkjs 0.7.6 src/groth16_prove.js:
-//   1. A·w and B·w on the domain from the zkey's coefficient section (section 4),
-//   2. H at the odd coset (backend.h_snarkjs: 3 inverse NTTs, 3 coset NTTs, no division by Z),
-//   3. the five MSMs (A, B1 and C/H on G1, B2 on G2),
-//   4. the epilogue with blinding scalars r, s:
-//        πA = α₁ + Σwᵢ·Aᵢ + r·δ₁,  πB = β₂ + Σwᵢ·B2ᵢ + s·δ₂,  B1 = β₁ + Σwᵢ·B1ᵢ + s·δ₁,
-//        πC = Σ_{i>nPublic} wᵢ·Cᵢ + Σ hⱼ·Hⱼ + s·πA + r·B1 − r·s·δ₁   (REFERENCE.md §5).
-// Every proof is verified with the pairing before it is returned (unless disabled), so a witness
-// that does not satisfy the circuit never comes back as a proof.
+// The Groth16 prover, one flow for both H conventions (REFERENCE.md §1, §5):
+//   1. synthesis (synthesis.hpp) gives a partition's a, b, c on the domain and its density bitmaps;
+//   2. start: the backend computes H and the MSMs over the density-compacted points (A, B_G1, L, H on
+//      G1, B_G2 on G2), scalars 0 skipped and 1 summed by additions (the 0/1 split);
+//   3. finalize: waits for the backend and runs the epilogue with blinding scalars r, s:
+//        πA = α₁ + ΣA + r·δ₁,  πB = β₂ + ΣB₂ + s·δ₂,  B₁ = β₁ + ΣB₁ + s·δ₁,
+//        πC = ΣL + ΣH + s·πA + r·B₁ − r·s·δ₁,
+//      which is snarkjs's src/groth16_prove.js and bellperson's src/groth16/prover.rs alike.
+// Every proof is verified with the pairing before it is returned (unless disabled), so a witness that
+// does not satisfy the circuit never comes back as a proof.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
-#include "formats/r1cs.hpp"
-#include "formats/snarkjs_json.hpp"
-#include "formats/zkey.hpp"
 #include "groth16/backend.hpp"
+#include "groth16/key.hpp"
+#include "groth16/r1cs.hpp"
+#include "groth16/synthesis.hpp"
 
 namespace cuzk {
 
-/// Options of one proof.
+/// Options of one proving call.
 struct ProveOptions {
-  /// Blinding scalars; when unset they are drawn from the OS CSPRNG (getrandom). Set both for a
-  /// deterministic, byte-comparable proof (tests, cross-checks against snarkjs).
+  /// Blinding scalars; when unset they are drawn from the OS CSPRNG (getrandom), fresh per partition.
+  /// Set both for deterministic, byte-comparable proofs (tests, cross-checks against snarkjs); every
+  /// partition of the call then uses the same r, s.
   std::optional<Fr> r, s;
-  /// Verify the proof with the pairing before returning it (a few ms); on by default.
+  /// Verify every proof with the pairing before returning it (a few ms each); on by default.
   bool verify = true;
-  /// When given and the proof does not verify, the error names the first unsatisfied constraint.
+  /// When given and a proof does not verify, the error names the first unsatisfied constraint.
   const R1cs* r1cs = nullptr;
   /// Progress callback (phase name), e.g. for a terminal status line. May be empty.
   std::function<void(const std::string&)> progress;
 };
 
-/// A proof and its public signals w[1..nPublic].
+/// A proof, its public inputs (without ONE) and the time each stage took (backend stages, then
+/// "epilogue" and "verify").
 struct ProveResult {
   Groth16Proof proof;
-  std::vector<Fr> public_signals;
+  std::vector<Fr> public_inputs;
+  StageTimes stages;
 };
 
-/// Proves with a snarkjs zkey and a full witness (w[0] = 1, length nVars, Fr Montgomery).
-/// Throws Error(kInvalidArgument) if the witness length differs from nVars or w[0] ≠ 1, and
-/// Error(kUnsatisfied) if the proof does not verify (naming the first unsatisfied constraint when
-/// `opt.r1cs` is given, and reporting a zkey/r1cs mismatch when their sizes disagree).
-ProveResult prove(const Zkey& zk, std::span<const Fr> witness, ProverBackend& backend,
-                  const ProveOptions& opt = {});
+/// Checks that `asg` fits `key`: same convention-independent shape (log_n, input and aux counts,
+/// inputs[0] = 1, a/b/c lengths) and |A| = inputs + popcount(a_aux), |B| = popcount(b_inp) +
+/// popcount(b_aux), |L| = aux, |H| = h_size(). Throws Error(kInvalidArgument) naming the first mismatch.
+void check_shapes(const ProvingKey& key, const Assignment& asg);
+
+/// The work of one start() call in flight: owns the key reference, the assignments, r and s and the
+/// backend handles. Destroying it without finalize() frees everything.
+class PendingProof {
+ public:
+  PendingProof();
+  PendingProof(PendingProof&&) noexcept;
+  PendingProof& operator=(PendingProof&&) noexcept;
+  ~PendingProof();
+  /// Number of partitions.
+  size_t size() const;
+
+ private:
+  friend PendingProof prove_start(std::shared_ptr<const ProvingKey>, std::vector<Assignment>, ProverBackend&,
+                                  const ProveOptions&);
+  friend std::vector<ProveResult> prove_finalize(PendingProof&&);
+  struct State;
+  std::unique_ptr<State> st_;
+};
+
+/// Starts proving `partitions` (one assignment each) with `key` on `backend`: checks every shape first
+/// (nothing starts when one is wrong), then hands each partition to the backend and returns once the
+/// backend's device part is queued or done. Throws Error on bad shapes or a backend failure.
+PendingProof prove_start(std::shared_ptr<const ProvingKey> key, std::vector<Assignment> partitions,
+                         ProverBackend& backend, const ProveOptions& opt = {});
+
+/// Waits for the backend, runs the epilogue of each partition and verifies the proofs (opt.verify of the
+/// start call). Returns one result per partition, in order. Throws Error(kUnsatisfied) when a proof
+/// does not verify, or the backend's error. `p` is consumed either way.
+std::vector<ProveResult> prove_finalize(PendingProof&& p);
+
+/// prove_start + prove_finalize for one partition, the key borrowed for the duration of the call.
+ProveResult prove(const ProvingKey& key, Assignment asg, ProverBackend& backend, const ProveOptions& opt = {});
 
 /// A uniformly random non-zero Fr element from the OS CSPRNG (getrandom(2)).
 Fr random_fr_nonzero();

@@ -65,9 +65,11 @@ std::optional<size_t> first_unsatisfied(const R1cs& r1cs, std::span<const Fr> wi
 ///
 /// kBellperson (bellperson's ProvingAssignment + its input constraints): rows = the circuit's
 /// constraints, then one row `input_i · 0 = 0` per input, ONE included (A = input_i, B and C empty);
-/// a, b, c are all used. kSnarkjs (snarkjs's zkey section 4): rows = the constraints, then one row
-/// A = w_s per public signal s = 0..nPublic; B likewise; C is empty (0 rows): snarkjs takes C·w as
-/// (A·w)∘(B·w). In both, the domain is the smallest power of two ≥ the number of rows (at least 2).
+/// a, b, c are all used. kSnarkjs (snarkjs's zkey section 4): A = the constraints, then one row
+/// A = w_s per public signal s = 0..nPublic; B = the constraints; C = the constraints' C rows when
+/// known (from an .r1cs, for setup), empty when the system comes from a zkey (which stores no C): the
+/// snarkjs prover never evaluates C, it takes C·w = (A·w)∘(B·w). In both conventions the domain is the
+/// smallest power of two ≥ the number of A rows (at least 2).
 struct ConstraintSystem {
   HConvention convention = HConvention::kBellperson;
   int log_n = 0;

@@ -6,8 +6,8 @@
 
 #include <span>
 
-#include "formats/snarkjs_json.hpp"
-#include "formats/zkey.hpp"
+#include "ff/fp6.hpp"
+#include "groth16/key.hpp"
 
 namespace cuzk {
 

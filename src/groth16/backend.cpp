@@ -1,0 +1,24 @@
+#include "groth16/backend.hpp"
+
+namespace cuzk {
+
+BigVector<Fr> a_scalars(const Assignment& asg) {
+  BigVector<Fr> out;
+  out.reserve(asg.inputs.size() + asg.a_aux.popcount());
+  out.insert(out.end(), asg.inputs.begin(), asg.inputs.end());
+  for (size_t i = 0; i < asg.aux.size(); i++)
+    if (asg.a_aux.test(i)) out.push_back(asg.aux[i]);
+  return out;
+}
+
+BigVector<Fr> b_scalars(const Assignment& asg) {
+  BigVector<Fr> out;
+  out.reserve(asg.b_inp.popcount() + asg.b_aux.popcount());
+  for (size_t i = 0; i < asg.inputs.size(); i++)
+    if (asg.b_inp.test(i)) out.push_back(asg.inputs[i]);
+  for (size_t i = 0; i < asg.aux.size(); i++)
+    if (asg.b_aux.test(i)) out.push_back(asg.aux[i]);
+  return out;
+}
+
+}  // namespace cuzk

@@ -1,0 +1,70 @@
+#include "groth16/synthesis.hpp"
+
+#include <atomic>
+#include <string>
+
+#include "util/error.hpp"
+
+namespace cuzk {
+namespace {
+
+/// out[j] = ⟨row j of m, w⟩ for j < m.rows(), 0 for the rest of out; rows split across the pool.
+/// Coefficients ±1 (the common case in real circuits) cost an addition instead of a product.
+void spmv(const SparseMatrix& m, std::span<const Fr> w, BigVector<Fr>& out, size_t n, ThreadPool& pool) {
+  out.resize(n);
+  const Fr one = Fr::one(), minus_one = -Fr::one();
+  const size_t rows = m.rows();
+  pool.parallel_for(n, [&](size_t lo, size_t hi) {
+    for (size_t j = lo; j < hi; j++) {
+      if (j >= rows) {
+        out[j] = Fr::zero();
+        continue;
+      }
+      Fr acc = Fr::zero();
+      for (uint64_t k = m.row_offsets[j]; k < m.row_offsets[j + 1]; k++) {
+        const Fr& v = m.vals[k];
+        const Fr& x = w[m.cols[k]];
+        if (v == one)
+          acc += x;
+        else if (v == minus_one)
+          acc -= x;
+        else
+          acc += v * x;
+      }
+      out[j] = acc;
+    }
+  }, 4096);
+}
+
+}  // namespace
+
+Assignment synthesize(const ConstraintSystem& cs, std::span<const Fr> witness, ThreadPool& pool) {
+  if (witness.size() != cs.n_vars())
+    throw Error(ErrorCode::kInvalidArgument, "witness has " + std::to_string(witness.size()) +
+                                                 " values but the circuit has " + std::to_string(cs.n_vars()) +
+                                                 " variables (" + std::to_string(cs.n_inputs) + " inputs + " +
+                                                 std::to_string(cs.n_aux) + " aux)");
+  if (witness.empty() || !witness[0].is_one())
+    throw Error(ErrorCode::kInvalidArgument, "witness[0] must be 1 (the constant ONE)");
+  Assignment asg;
+  asg.log_n = cs.log_n;
+  asg.inputs.assign(witness.begin(), witness.begin() + cs.n_inputs);
+  asg.aux.assign(witness.begin() + cs.n_inputs, witness.end());
+  const size_t n = cs.domain_size();
+  spmv(cs.a, witness, asg.a, n, pool);
+  spmv(cs.b, witness, asg.b, n, pool);
+  if (cs.convention == HConvention::kBellperson) spmv(cs.c, witness, asg.c, n, pool);
+  asg.a_aux = cs.a_aux;
+  asg.b_inp = cs.b_inp;
+  asg.b_aux = cs.b_aux;
+  return asg;
+}
+
+long first_unsatisfied_row(const Assignment& asg) {
+  if (asg.c.empty()) return -1;
+  for (size_t j = 0; j < asg.a.size(); j++)
+    if (asg.a[j] * asg.b[j] != asg.c[j]) return (long)j;
+  return -1;
+}
+
+}  // namespace cuzk
