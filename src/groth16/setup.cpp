@@ -4,99 +4,21 @@
 
 #include "ff/bytes.hpp"
 #include "ff/roots.hpp"
+#include "formats/r1cs.hpp"
+#include "formats/zkey.hpp"
 #include "groth16/prover.hpp"
+#include "groth16/setup_detail.hpp"
 #include "util/error.hpp"
 
 namespace cuzk {
 namespace {
 
+using setup_detail::FixedBase;
+using setup_detail::lagrange_at;
+
 template <class T>
 BigVector<T> big(const std::vector<T>& v) {
   return {v.begin(), v.end()};
-}
-
-/// Table of d·2^(8w)·G for windows w = 0..31 and digits d = 0..255 (affine), for k·G with 32 mixed
-/// additions.
-template <class F>
-class FixedBase {
- public:
-  FixedBase(const Affine<F>& g, ThreadPool& pool) : table_(32 * 256) {
-    std::vector<Jacobian<F>> base(32);
-    base[0] = Jacobian<F>::from_affine(g);
-    for (int w = 1; w < 32; w++) {
-      base[w] = base[w - 1];
-      for (int i = 0; i < 8; i++) base[w] = base[w].dbl();
-    }
-    std::vector<Jacobian<F>> all(32 * 256);
-    pool.parallel_for(32, [&](size_t lo, size_t hi) {
-      for (size_t w = lo; w < hi; w++) {
-        all[w * 256] = Jacobian<F>::infinity();
-        for (int d = 1; d < 256; d++) all[w * 256 + d] = all[w * 256 + d - 1] + base[w];
-      }
-    });
-    table_ = batch_to_affine(all);
-  }
-  Jacobian<F> mul(const Fr& k) const {
-    uint64_t c[4];
-    k.to_canonical(c);
-    Jacobian<F> acc = Jacobian<F>::infinity();
-    for (int w = 0; w < 32; w++) {
-      unsigned d = (c[w / 8] >> (8 * (w % 8))) & 0xff;
-      if (d) acc = acc.add_affine(table_[w * 256 + d]);
-    }
-    return acc;
-  }
-  /// k_i·G for every i, in parallel, affine.
-  std::vector<Affine<F>> mul_all(const std::vector<Fr>& ks, ThreadPool& pool) const {
-    std::vector<Affine<F>> out(ks.size());
-    pool.parallel_for(ks.size(), [&](size_t lo, size_t hi) {
-      std::vector<Jacobian<F>> tmp(hi - lo);
-      for (size_t i = lo; i < hi; i++) tmp[i - lo] = mul(ks[i]);
-      auto aff = batch_to_affine(tmp);
-      std::copy(aff.begin(), aff.end(), out.begin() + lo);
-    });
-    return out;
-  }
-
- private:
-  std::vector<Affine<F>> table_;
-};
-
-/// L_i(τ) for i < n over the domain of size n = 2^log_n (snarkjs roots):
-/// L_i(τ) = (τ^n − 1)/n · ω^i/(τ − ω^i).
-std::vector<Fr> lagrange_at(const Fr& tau, int log_n, ThreadPool& pool) {
-  const size_t n = size_t{1} << log_n;
-  const Fr omega = root_of_unity(log_n, RootConvention::kSnarkjs5);
-  std::vector<Fr> pw(n), den(n);
-  pw[0] = Fr::one();
-  for (size_t i = 1; i < n; i++) pw[i] = pw[i - 1] * omega;
-  for (size_t i = 0; i < n; i++) {
-    den[i] = tau - pw[i];
-    if (den[i].is_zero())
-      throw Error(ErrorCode::kInvalidArgument, "setup: τ lies on the domain; pick another seed");
-  }
-  // batch inversion (Montgomery's trick), in chunks per thread
-  pool.parallel_for(n, [&](size_t lo, size_t hi) {
-    std::vector<Fr> pre(hi - lo);
-    Fr acc = Fr::one();
-    for (size_t i = lo; i < hi; i++) {
-      pre[i - lo] = acc;
-      acc = acc * den[i];
-    }
-    Fr inv = acc.inverse();
-    for (size_t i = hi; i-- > lo;) {
-      Fr d = den[i];
-      den[i] = inv * pre[i - lo];
-      inv = inv * d;
-    }
-  });
-  Fr zn = tau.pow_u64(n) - Fr::one();
-  Fr factor = zn * Fr::from_u64(n).inverse();
-  std::vector<Fr> l(n);
-  pool.parallel_for(n, [&](size_t lo, size_t hi) {
-    for (size_t i = lo; i < hi; i++) l[i] = factor * pw[i] * den[i];
-  });
-  return l;
 }
 
 Fr seeded(std::mt19937_64& rng) {
@@ -139,7 +61,7 @@ Zkey setup(const R1cs& cs, const ToxicWaste& tw, ThreadPool& pool) {
   zk.mpc_params.assign(64 + 4, 0);  // csHash left zero, no contributions
 
   // QAP polynomials at τ
-  std::vector<Fr> lag = lagrange_at(tw.tau, log_n, pool);
+  BigVector<Fr> lag = lagrange_at(tw.tau, log_n, RootConvention::kSnarkjs5, 0, 1, n, pool);
   std::vector<Fr> u(cs.n_wires, Fr::zero()), v(cs.n_wires, Fr::zero()), w(cs.n_wires, Fr::zero());
   for (uint32_t j = 0; j < cs.n_constraints; j++) {
     for (uint64_t k = cs.a.row_offsets[j]; k < cs.a.row_offsets[j + 1]; k++) {
@@ -183,9 +105,9 @@ Zkey setup(const R1cs& cs, const ToxicWaste& tw, ThreadPool& pool) {
   zk.c = big(g1.mul_all(c_s, pool));
 
   // H_j = L'_{2j+1}(τ)/δ over the domain 2n
-  std::vector<Fr> lag2 = lagrange_at(tw.tau, log_n + 1, pool);
+  BigVector<Fr> lag2 = lagrange_at(tw.tau, log_n + 1, RootConvention::kSnarkjs5, 1, 2, n, pool);
   std::vector<Fr> h_s(n);
-  for (size_t j = 0; j < n; j++) h_s[j] = lag2[2 * j + 1] * delta_inv;
+  for (size_t j = 0; j < n; j++) h_s[j] = lag2[j] * delta_inv;
   zk.h = big(g1.mul_all(h_s, pool));
   return zk;
 }

@@ -1,34 +1,59 @@
-// A single-party Groth16 setup producing a snarkjs-compatible .zkey (for development and benchmarks
-// only: whoever runs it knows the toxic waste). Same key layout as snarkjs 0.7.6
-// `groth16 setup` + contributions (src/zkey_new.js): with u_j, v_j, w_j the QAP polynomials of the
-// R1CS (plus snarkjs's public-input rows A = w_s at rows nConstraints + s) evaluated at τ via the
-// Lagrange basis of the domain n (snarkjs roots, generator 5):
+// Single-party Groth16 setups (for development and benchmarks only: whoever runs them knows the toxic
+// waste). Groth 2016 §3.2: with u_j, v_j, w_j the QAP polynomials of variable j (its columns of A, B,
+// C) evaluated at τ through the Lagrange basis of the domain of n points,
 //   A_j = u_j(τ)·G1, B1_j = v_j(τ)·G1, B2_j = v_j(τ)·G2,
-//   IC_j = (β·u_j + α·v_j + w_j)/γ·G1 (j ≤ nPublic), C_j = (β·u_j + α·v_j + w_j)/δ·G1 (j > nPublic),
-//   H_j = L'_{2j+1}(τ)/δ·G1 with L' the Lagrange basis of the domain 2n (its odd points are the
-//   coset the prover evaluates H on, so Σ hⱼ·Hⱼ = (A·B − C)(τ)/δ).
-// Fixed-base scalar multiplications use 8-bit windowed tables (32 mixed additions per point).
+//   IC_j = (β·u_j + α·v_j + w_j)/γ·G1 (inputs), L_j = (β·u_j + α·v_j + w_j)/δ·G1 (aux),
+// and the H points of the convention (REFERENCE.md §5):
+//   bellperson (bellperson src/groth16/generator.rs; roots from 7): h_i = τ^i·Z(τ)/δ·G1, i < n − 1,
+//   Z(τ) = τ^n − 1;
+//   snarkjs 0.7.6 (src/zkey_new.js; roots from 5): H_j = L'_{2j+1}(τ)/δ·G1, j < n, with L' the
+//   Lagrange basis of the domain 2n (its odd points are the coset the prover evaluates H on, so
+//   Σ hⱼ·Hⱼ = (A·B − C)(τ)/δ).
+// Fixed-base scalar multiplications use signed-window tables (setup_detail.hpp) on every pool thread.
+//
+// The types are only declared here: the format-neutral setup needs groth16/r1cs.hpp and the .zkey one
+// formats/r1cs.hpp + formats/zkey.hpp, which cannot meet in one translation unit until R1cs leaves
+// src/formats. Callers include the headers of the overload they use.
 #pragma once
 
 #include <cstdint>
-#include <optional>
 
-#include "formats/r1cs.hpp"
-#include "formats/zkey.hpp"
+#include "ff/bls12_381.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk {
 
+struct ConstraintSystem;  // groth16/r1cs.hpp
+struct ProvingKey;        // groth16/key.hpp
+struct R1cs;              // formats/r1cs.hpp
+struct Zkey;              // formats/zkey.hpp
+
 /// The secret scalars of a setup.
 struct ToxicWaste {
   Fr tau, alpha, beta, gamma, delta;
-  /// Deterministic from a seed (tests, reproducible benchmarks).
+  /// Deterministic from a seed (tests, reproducible benchmarks); every scalar is non-zero.
   static ToxicWaste from_seed(uint64_t seed);
-  /// From the OS CSPRNG.
+  /// From the OS CSPRNG; every scalar is non-zero. Throws Error(kIo) if the OS refuses.
   static ToxicWaste random();
 };
 
-/// Builds the proving key of `r1cs`. Throws Error(kInvalidArgument) if the domain would exceed 2^28.
+/// The proving key of `cs` in cs.convention (roots of unity from 7 for kBellperson, from 5 for
+/// kSnarkjs), on the domain of cs.domain_size() points. Vectors as ProvingKey documents: a holds every
+/// input then the aux variables with a cs.a_aux bit; b_g1/b_g2 the inputs with a b_inp bit then the
+/// aux with a b_aux bit; l every aux; h n − 1 (bellperson) or n (snarkjs) points. cs.c holds the
+/// circuit's C rows in both conventions (it may have fewer rows than A and B).
+///
+/// Throws Error(kInvalidArgument) when log_n is outside 1..28, a matrix has more rows than the domain,
+/// a column index is ≥ n_vars, a density bitmap has the wrong length, n_inputs is 0, γ or δ is 0,
+/// τ lies on the domain (kSnarkjs: on the 2n-domain), or — kBellperson only, as bellperson refuses
+/// it — an aux variable is unconstrained (its L point would be the identity); the message names the
+/// variable.
+ProvingKey setup(const ConstraintSystem& cs, const ToxicWaste& tw, ThreadPool& pool);
+
+/// The snarkjs .zkey of `r1cs` (snarkjs's public-input rows A = w_s appended, csHash zero, no
+/// contributions), as snarkjs 0.7.6 `groth16 setup` lays it out. Throws Error(kInvalidArgument) if
+/// the domain would exceed 2^28. Kept for the callers that still take a Zkey; it goes once they use
+/// the ConstraintSystem overload and formats' conversion to a Zkey.
 Zkey setup(const R1cs& r1cs, const ToxicWaste& tw, ThreadPool& pool);
 
 }  // namespace cuzk

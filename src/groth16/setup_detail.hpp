@@ -1,0 +1,148 @@
+// Building blocks of the single-party setups (setup.hpp), shared by the snarkjs .zkey setup and the
+// format-neutral one: fixed-base scalar multiplication with precomputed window tables, and Lagrange
+// basis polynomials evaluated at τ. Internal to src/groth16.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "ec/curves.hpp"
+#include "ff/roots.hpp"
+#include "util/error.hpp"
+#include "util/huge_alloc.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk::setup_detail {
+
+/// k·G for many scalars k and one fixed point G, from a table of signed window multiples:
+/// with c-bit windows, W = ⌈256/c⌉ windows and digits d ∈ [−2^(c−1), 2^(c−1)], the table holds
+/// d·2^(c·w)·G (affine) for w < W and d = 1..2^(c−1); k·G then costs at most W mixed additions.
+/// The table has W·2^(c−1) points (c = 16: 524 288 points, 50 MB in G1, 100 MB in G2).
+template <class F>
+class FixedBase {
+ public:
+  /// Builds the table of `g` for `bits`-bit windows (2 ≤ bits ≤ 20), windows in parallel on `pool`.
+  FixedBase(const Affine<F>& g, ThreadPool& pool, int bits = 8)
+      : bits_(bits), windows_((256 + bits - 1) / bits), half_(size_t{1} << (bits - 1)) {
+    std::vector<Jacobian<F>> base(windows_);
+    base[0] = Jacobian<F>::from_affine(g);
+    for (int w = 1; w < windows_; w++) {
+      base[w] = base[w - 1];
+      for (int i = 0; i < bits_; i++) base[w] = base[w].dbl();
+    }
+    table_.resize(windows_ * half_);
+    pool.parallel_for(
+        windows_,
+        [&](size_t lo, size_t hi) {
+          std::vector<Jacobian<F>> row(half_);
+          for (size_t w = lo; w < hi; w++) {
+            row[0] = base[w];
+            for (size_t d = 1; d < half_; d++) row[d] = row[d - 1] + base[w];
+            auto aff = batch_to_affine(row);
+            std::copy(aff.begin(), aff.end(), table_.begin() + w * half_);
+          }
+        },
+        1);
+  }
+
+  /// The window width that minimizes table building plus multiplication work for `points` scalar
+  /// multiplications: W·(2^(c−1) + points) mixed additions, c capped at 16 (larger tables stop
+  /// fitting in the caches).
+  static int window_bits_for(size_t points) {
+    int best = 2;
+    double best_cost = 1e300;
+    for (int c = 2; c <= 16; c++) {
+      double cost = (double)((256 + c - 1) / c) * ((double)(size_t{1} << (c - 1)) + (double)points);
+      if (cost < best_cost) best_cost = cost, best = c;
+    }
+    return best;
+  }
+
+  /// k·G (Jacobian).
+  Jacobian<F> mul(const Fr& k) const {
+    uint64_t c[Fr::N + 1] = {};
+    k.to_canonical(c);
+    const uint64_t mask = (uint64_t{1} << bits_) - 1;
+    Jacobian<F> acc = Jacobian<F>::infinity();
+    uint64_t carry = 0;
+    for (int w = 0; w < windows_; w++) {
+      const int bit = w * bits_, limb = bit / 64, sh = bit % 64;
+      uint64_t raw = c[limb] >> sh;
+      if (sh + bits_ > 64 && limb + 1 <= Fr::N) raw |= c[limb + 1] << (64 - sh);
+      const uint64_t d = (raw & mask) + carry;  // ≤ 2^c
+      carry = d > half_;
+      if (carry) {
+        const uint64_t neg = (mask + 1) - d;  // the digit is d − 2^c = −neg, neg < 2^(c−1)
+        if (neg) acc = acc.add_affine(-table_[w * half_ + neg - 1]);
+      } else if (d) {
+        acc = acc.add_affine(table_[w * half_ + d - 1]);
+      }
+    }
+    return acc;  // k < 2^255 ≤ 2^(c·W − 1): the last digit never carries
+  }
+
+  /// out[i] = scalar(i)·G in affine form for i < count, in parallel on `pool` (chunks of 1024 points
+  /// normalized with one inversion each).
+  template <class ScalarAt>
+  void mul_into(size_t count, ScalarAt&& scalar, Affine<F>* out, ThreadPool& pool) const {
+    pool.parallel_for(
+        count,
+        [&](size_t lo, size_t hi) {
+          std::vector<Jacobian<F>> tmp(hi - lo);
+          for (size_t i = lo; i < hi; i++) tmp[i - lo] = mul(scalar(i));
+          auto aff = batch_to_affine(tmp);
+          std::copy(aff.begin(), aff.end(), out + lo);
+        },
+        1024);
+  }
+
+  /// ks[i]·G for every i, affine.
+  std::vector<Affine<F>> mul_all(const std::vector<Fr>& ks, ThreadPool& pool) const {
+    std::vector<Affine<F>> out(ks.size());
+    mul_into(ks.size(), [&](size_t i) { return ks[i]; }, out.data(), pool);
+    return out;
+  }
+
+ private:
+  int bits_, windows_;
+  size_t half_;
+  std::vector<Affine<F>> table_;
+};
+
+/// L_k(τ) for k = first + step·i, i < count, over the domain of m = 2^log_m points {ω^k} (ω from
+/// `conv`): L_k(τ) = (τ^m − 1)/m · ω^k/(τ − ω^k). One batch inversion per chunk of 16384 points, in
+/// parallel. Throws Error(kInvalidArgument) when τ is one of the points (then a seed must change).
+inline BigVector<Fr> lagrange_at(const Fr& tau, int log_m, RootConvention conv, size_t first, size_t step,
+                                 size_t count, ThreadPool& pool) {
+  const size_t m = size_t{1} << log_m;
+  const Fr omega = root_of_unity(log_m, conv);
+  const Fr omega_step = omega.pow_u64(step);
+  const Fr factor = (tau.pow_u64(m) - Fr::one()) * Fr::from_u64(m).inverse();
+  BigVector<Fr> out(count);
+  pool.parallel_for(
+      count,
+      [&](size_t lo, size_t hi) {
+        std::vector<Fr> den(hi - lo), pre(hi - lo);
+        Fr x = omega.pow_u64(first) * omega_step.pow_u64(lo), acc = Fr::one();
+        for (size_t i = lo; i < hi; i++, x = x * omega_step) {
+          out[i] = x;
+          den[i - lo] = tau - x;
+          if (den[i - lo].is_zero())
+            throw Error(ErrorCode::kInvalidArgument, "setup: τ lies on the domain; pick another seed");
+          pre[i - lo] = acc;
+          acc = acc * den[i - lo];
+        }
+        Fr inv = acc.inverse();
+        for (size_t i = hi; i-- > lo;) {
+          const Fr d_inv = inv * pre[i - lo];
+          inv = inv * den[i - lo];
+          out[i] = factor * out[i] * d_inv;
+        }
+      },
+      16384);
+  return out;
+}
+
+}  // namespace cuzk::setup_detail
