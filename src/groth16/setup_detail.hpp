@@ -23,9 +23,9 @@ namespace cuzk::setup_detail {
 template <class F>
 class FixedBase {
  public:
-  /// Builds the table of `g` for `bits`-bit windows (2 ≤ bits ≤ 20), windows in parallel on `pool`.
+  /// Builds the table of `g` for `bits`-bit windows (clamped to 2..20), windows in parallel on `pool`.
   FixedBase(const Affine<F>& g, ThreadPool& pool, int bits = 8)
-      : bits_(bits), windows_((256 + bits - 1) / bits), half_(size_t{1} << (bits - 1)) {
+      : bits_(std::clamp(bits, 2, 20)), windows_((256 + bits_ - 1) / bits_), half_(size_t{1} << (bits_ - 1)) {
     std::vector<Jacobian<F>> base(windows_);
     base[0] = Jacobian<F>::from_affine(g);
     for (int w = 1; w < windows_; w++) {
@@ -60,12 +60,17 @@ class FixedBase {
     return best;
   }
 
-  /// k·G (Jacobian).
-  Jacobian<F> mul(const Fr& k) const {
+  /// k·G, accumulated in XYZZ coordinates (madd-2008-s: 8M + 2S per window, against 7M + 4S
+  /// and more additions for Jacobian).
+  XYZZ<F> mul(const Fr& k) const {
     uint64_t c[Fr::N + 1] = {};
     k.to_canonical(c);
     const uint64_t mask = (uint64_t{1} << bits_) - 1;
-    Jacobian<F> acc = Jacobian<F>::infinity();
+    // Digits first, with their table entries prefetched: large tables miss the caches, and the
+    // misses then overlap instead of stalling each addition in turn.
+    const Affine<F>* entry[kMaxWindows];
+    bool negative[kMaxWindows];
+    int used = 0;
     uint64_t carry = 0;
     for (int w = 0; w < windows_; w++) {
       const int bit = w * bits_, limb = bit / 64, sh = bit % 64;
@@ -73,27 +78,47 @@ class FixedBase {
       if (sh + bits_ > 64 && limb + 1 <= Fr::N) raw |= c[limb + 1] << (64 - sh);
       const uint64_t d = (raw & mask) + carry;  // ≤ 2^c
       carry = d > half_;
-      if (carry) {
-        const uint64_t neg = (mask + 1) - d;  // the digit is d − 2^c = −neg, neg < 2^(c−1)
-        if (neg) acc = acc.add_affine(-table_[w * half_ + neg - 1]);
-      } else if (d) {
-        acc = acc.add_affine(table_[w * half_ + d - 1]);
-      }
+      // a digit above 2^(c−1) is d − 2^c = −(2^c − d), with 2^c − d < 2^(c−1)
+      const uint64_t mag = carry ? (mask + 1) - d : d;
+      if (!mag) continue;
+      entry[used] = &table_[w * half_ + mag - 1];
+      negative[used] = carry;
+      for (size_t off = 0; off < sizeof(Affine<F>); off += 64)
+        __builtin_prefetch(reinterpret_cast<const char*>(entry[used]) + off);
+      used++;
     }
-    return acc;  // k < 2^255 ≤ 2^(c·W − 1): the last digit never carries
+    // k < 2^255 ≤ 2^(c·W − 1): the last digit never carries
+    XYZZ<F> acc = XYZZ<F>::infinity();
+    for (int i = 0; i < used; i++) acc = acc.add_affine(negative[i] ? -*entry[i] : *entry[i]);
+    return acc;
   }
 
   /// out[i] = scalar(i)·G in affine form for i < count, in parallel on `pool` (chunks of 1024 points
-  /// normalized with one inversion each).
+  /// normalized with one inversion each: with t = (ZZ·ZZZ)⁻¹, x = X·t·ZZZ and y = Y·t·ZZ).
   template <class ScalarAt>
   void mul_into(size_t count, ScalarAt&& scalar, Affine<F>* out, ThreadPool& pool) const {
     pool.parallel_for(
         count,
         [&](size_t lo, size_t hi) {
-          std::vector<Jacobian<F>> tmp(hi - lo);
-          for (size_t i = lo; i < hi; i++) tmp[i - lo] = mul(scalar(i));
-          auto aff = batch_to_affine(tmp);
-          std::copy(aff.begin(), aff.end(), out + lo);
+          std::vector<XYZZ<F>> pt(hi - lo);
+          std::vector<F> prefix(hi - lo);
+          F acc = F::one();
+          for (size_t i = lo; i < hi; i++) {
+            pt[i - lo] = mul(scalar(i));
+            prefix[i - lo] = acc;
+            if (!pt[i - lo].is_inf()) acc = acc * (pt[i - lo].ZZ * pt[i - lo].ZZZ);
+          }
+          F inv = acc.inverse();
+          for (size_t i = hi; i-- > lo;) {
+            const XYZZ<F>& p = pt[i - lo];
+            if (p.is_inf()) {
+              out[i] = Affine<F>::infinity();
+              continue;
+            }
+            const F t = inv * prefix[i - lo];
+            inv = inv * (p.ZZ * p.ZZZ);
+            out[i] = {p.X * t * p.ZZZ, p.Y * t * p.ZZ};
+          }
         },
         1024);
   }
@@ -106,6 +131,7 @@ class FixedBase {
   }
 
  private:
+  static constexpr int kMaxWindows = 128;  // ⌈256/2⌉
   int bits_, windows_;
   size_t half_;
   std::vector<Affine<F>> table_;
