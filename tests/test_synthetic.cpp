@@ -17,7 +17,8 @@ TEST(Groth16Synthetic, ConstraintCounts) {
   EXPECT_EQ(synthetic_constraints(14), 15892u);  // ⌊0.97·2^14⌋ from here on
   EXPECT_EQ(synthetic_constraints(24), 16273899u);
   EXPECT_EQ(synthetic_constraints(27), 130191196u);
-  for (int k = 10; k <= 28; k++) EXPECT_LE(synthetic_constraints(k) + kSyntheticInputs, uint64_t{1} << k) << k;
+  for (int k = 10; k <= 28; k++)
+    EXPECT_LE(synthetic_constraints(k) + kSyntheticInputs, uint64_t{1} << k) << k;
   EXPECT_THROW(synthetic_constraints(9), Error);
   EXPECT_THROW(synthetic_constraints(29), Error);
 }
@@ -74,7 +75,8 @@ TEST(Groth16Synthetic, ShapeAt2To10Through16) {
         for (uint64_t t = m->row_offsets[i]; t < m->row_offsets[i + 1]; t++) {
           ASSERT_LT(m->cols[t], cs.n_vars());
           seen[m->cols[t]] = 1;
-          for (uint64_t t2 = m->row_offsets[i]; t2 < t; t2++) ASSERT_NE(m->cols[t2], m->cols[t]) << "row " << i;
+          for (uint64_t t2 = m->row_offsets[i]; t2 < t; t2++)
+            ASSERT_NE(m->cols[t2], m->cols[t]) << "row " << i;
         }
     for (uint32_t v = 0; v < cs.n_vars(); v++) ASSERT_TRUE(seen[v]) << "variable " << v << " occurs nowhere";
   }

@@ -10,23 +10,18 @@
 //   Lagrange basis of the domain 2n (its odd points are the coset the prover evaluates H on, so
 //   Σ hⱼ·Hⱼ = (A·B − C)(τ)/δ).
 // Fixed-base scalar multiplications use signed-window tables (setup_detail.hpp) on every pool thread.
-//
-// The types are only declared here: the format-neutral setup needs groth16/r1cs.hpp and the .zkey one
-// formats/r1cs.hpp + formats/zkey.hpp, which cannot meet in one translation unit until R1cs leaves
-// src/formats. Callers include the headers of the overload they use.
 #pragma once
 
 #include <cstdint>
 
 #include "ff/bls12_381.hpp"
+#include "groth16/key.hpp"
+#include "groth16/r1cs.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk {
 
-struct ConstraintSystem;  // groth16/r1cs.hpp
-struct ProvingKey;        // groth16/key.hpp
-struct R1cs;              // formats/r1cs.hpp
-struct Zkey;              // formats/zkey.hpp
+struct Zkey;  // formats/zkey.hpp (src/formats sits above src/groth16)
 
 /// The secret scalars of a setup.
 struct ToxicWaste {
@@ -40,8 +35,8 @@ struct ToxicWaste {
 /// The proving key of `cs` in cs.convention (roots of unity from 7 for kBellperson, from 5 for
 /// kSnarkjs), on the domain of cs.domain_size() points. Vectors as ProvingKey documents: a holds every
 /// input then the aux variables with a cs.a_aux bit; b_g1/b_g2 the inputs with a b_inp bit then the
-/// aux with a b_aux bit; l every aux; h n − 1 (bellperson) or n (snarkjs) points. cs.c holds the
-/// circuit's C rows in both conventions (it may have fewer rows than A and B).
+/// aux with a b_aux bit; l every aux; h n − 1 (bellperson) or n (snarkjs) points. Each matrix may have
+/// fewer rows than the domain (in the snarkjs convention B and C lack the public-input rows of A).
 ///
 /// Throws Error(kInvalidArgument) when log_n is outside 1..28, a matrix has more rows than the domain,
 /// a column index is ≥ n_vars, a density bitmap has the wrong length, n_inputs is 0, γ or δ is 0,

@@ -126,7 +126,8 @@ class FixedBase {
   /// ks[i]·G for every i, affine.
   std::vector<Affine<F>> mul_all(const std::vector<Fr>& ks, ThreadPool& pool) const {
     std::vector<Affine<F>> out(ks.size());
-    mul_into(ks.size(), [&](size_t i) { return ks[i]; }, out.data(), pool);
+    mul_into(
+        ks.size(), [&](size_t i) { return ks[i]; }, out.data(), pool);
     return out;
   }
 

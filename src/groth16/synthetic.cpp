@@ -93,7 +93,8 @@ SyntheticCircuit synthetic_porep(int log2_k, uint64_t seed, ThreadPool& pool) {
           Fr* v = wit.data() + n_in + c * kChunk;
           const size_t len = std::min<size_t>(kChunk, n_aux - c * kChunk);
           const size_t zeros = (len * 45 + 50) / 100, ones = (len * 45 + 50) / 100;
-          for (size_t i = 0; i < len; i++) v[i] = i < zeros ? Fr::zero() : i < zeros + ones ? Fr::one() : rng.fr();
+          for (size_t i = 0; i < len; i++)
+            v[i] = i < zeros ? Fr::zero() : i < zeros + ones ? Fr::one() : rng.fr();
           for (size_t i = len; i-- > 1;) std::swap(v[i], v[rng.below(i + 1)]);  // Fisher–Yates
         }
       },
