@@ -108,21 +108,34 @@ size_t PendingProof::size() const { return st_ ? st_->partitions.size() : 0; }
 
 PendingProof prove_start(std::shared_ptr<const ProvingKey> key, std::vector<Assignment> partitions,
                          ProverBackend& backend, const ProveOptions& opt) {
+  std::vector<std::shared_ptr<const Assignment>> shared;
+  for (Assignment& a : partitions) shared.push_back(std::make_shared<const Assignment>(std::move(a)));
+  return prove_start(std::move(key), std::move(shared), backend, opt);
+}
+
+PendingProof prove_start(std::shared_ptr<const ProvingKey> key,
+                         std::vector<std::shared_ptr<const Assignment>> partitions, ProverBackend& backend,
+                         const ProveOptions& opt) {
   if (!key) throw Error(ErrorCode::kInvalidArgument, "prove_start: no proving key");
   for (size_t i = 0; i < partitions.size(); i++) {
+    if (!partitions[i]) throw Error(ErrorCode::kInvalidArgument, "partition " + std::to_string(i) + ": no assignment");
     try {
-      check_shapes(*key, partitions[i]);
+      check_shapes(*key, *partitions[i]);
     } catch (const Error& e) {
       throw Error(e.code(), "partition " + std::to_string(i) + ": " + e.what());
     }
   }
+  if (opt.r_each.size() != opt.s_each.size() || (!opt.r_each.empty() && opt.r_each.size() != partitions.size()))
+    throw Error(ErrorCode::kInvalidArgument, "prove_start: " + std::to_string(opt.r_each.size()) + " r and " +
+                                                 std::to_string(opt.s_each.size()) + " s blinding scalars for " +
+                                                 std::to_string(partitions.size()) + " partitions");
   auto st = std::make_unique<PendingProof::State>();
   st->key = key;
   st->opt = opt;
-  for (Assignment& a : partitions) {
-    st->partitions.push_back(std::make_shared<const Assignment>(std::move(a)));
-    st->r.push_back(opt.r ? *opt.r : random_fr_nonzero());
-    st->s.push_back(opt.s ? *opt.s : random_fr_nonzero());
+  for (size_t i = 0; i < partitions.size(); i++) {
+    st->partitions.push_back(std::move(partitions[i]));
+    st->r.push_back(!opt.r_each.empty() ? opt.r_each[i] : opt.r ? *opt.r : random_fr_nonzero());
+    st->s.push_back(!opt.s_each.empty() ? opt.s_each[i] : opt.s ? *opt.s : random_fr_nonzero());
   }
   report(opt, "H and MSMs");
   for (const auto& a : st->partitions) st->pending.push_back(backend.start(key, a));

@@ -29,6 +29,9 @@ struct ProveOptions {
   /// Set both for deterministic, byte-comparable proofs (tests, cross-checks against snarkjs); every
   /// partition of the call then uses the same r, s.
   std::optional<Fr> r, s;
+  /// Per-partition blinding scalars (SupraSeal's r_s[], s_s[]); when non-empty they must have one entry
+  /// per partition and take precedence over r, s.
+  std::vector<Fr> r_each, s_each;
   /// Verify every proof with the pairing before returning it (a few ms each); on by default.
   bool verify = true;
   /// When given and a proof does not verify, the error names the first unsatisfied constraint.
@@ -62,8 +65,8 @@ class PendingProof {
   size_t size() const;
 
  private:
-  friend PendingProof prove_start(std::shared_ptr<const ProvingKey>, std::vector<Assignment>, ProverBackend&,
-                                  const ProveOptions&);
+  friend PendingProof prove_start(std::shared_ptr<const ProvingKey>,
+                                  std::vector<std::shared_ptr<const Assignment>>, ProverBackend&, const ProveOptions&);
   friend std::vector<ProveResult> prove_finalize(PendingProof&&);
   struct State;
   std::unique_ptr<State> st_;
@@ -72,6 +75,10 @@ class PendingProof {
 /// Starts proving `partitions` (one assignment each) with `key` on `backend`: checks every shape first
 /// (nothing starts when one is wrong), then hands each partition to the backend and returns once the
 /// backend's device part is queued or done. Throws Error on bad shapes or a backend failure.
+PendingProof prove_start(std::shared_ptr<const ProvingKey> key,
+                         std::vector<std::shared_ptr<const Assignment>> partitions, ProverBackend& backend,
+                         const ProveOptions& opt = {});
+/// The same with assignments moved in.
 PendingProof prove_start(std::shared_ptr<const ProvingKey> key, std::vector<Assignment> partitions,
                          ProverBackend& backend, const ProveOptions& opt = {});
 

@@ -102,7 +102,7 @@ ToxicWaste ToxicWaste::random() {
           random_fr_nonzero()};
 }
 
-ProvingKey setup(const ConstraintSystem& cs, const ToxicWaste& tw, ThreadPool& pool) {
+ProvingKey setup(const ConstraintSystem& cs, const ToxicWaste& tw, ThreadPool& pool, const SetupAccel* accel) {
   const bool bellperson = cs.convention == HConvention::kBellperson;
   if (cs.log_n < 1 || cs.log_n > 28) invalid("log_n " + std::to_string(cs.log_n) + " is outside 1..28");
   const size_t n = cs.domain_size();
@@ -142,8 +142,26 @@ ProvingKey setup(const ConstraintSystem& cs, const ToxicWaste& tw, ThreadPool& p
   const std::vector<uint32_t> b_idx = compacted(cs.n_inputs, &cs.b_inp, cs.b_aux);
   const size_t h_count = bellperson ? n - 1 : n;
   const size_t g1_points = n_vars + a_idx.size() + b_idx.size() + h_count;
-  const FixedBase<Fp> g1(Curve<Fp>::generator(), pool, FixedBase<Fp>::window_bits_for(g1_points));
-  const FixedBase<Fp2> g2(Curve<Fp2>::generator(), pool, FixedBase<Fp2>::window_bits_for(b_idx.size()));
+  const bool acc1 = accel && accel->g1, acc2 = accel && accel->g2;
+  const FixedBase<Fp> g1(Curve<Fp>::generator(), pool, FixedBase<Fp>::window_bits_for(acc1 ? 1 : g1_points));
+  const FixedBase<Fp2> g2(Curve<Fp2>::generator(), pool, FixedBase<Fp2>::window_bits_for(acc2 ? 1 : b_idx.size()));
+  // k_i·G for i < count into out: on the accelerator when there is one, else with the CPU tables
+  auto g1_into = [&](size_t count, auto scalar, G1Affine* out) {
+    if (!acc1) return g1.mul_into(count, scalar, out, pool);
+    BigVector<Fr> k(count);
+    pool.parallel_for(count, [&](size_t lo, size_t hi) {
+      for (size_t i = lo; i < hi; i++) k[i] = scalar(i);
+    });
+    accel->g1(Curve<Fp>::generator(), k, out);
+  };
+  auto g2_into = [&](size_t count, auto scalar, G2Affine* out) {
+    if (!acc2) return g2.mul_into(count, scalar, out, pool);
+    BigVector<Fr> k(count);
+    pool.parallel_for(count, [&](size_t lo, size_t hi) {
+      for (size_t i = lo; i < hi; i++) k[i] = scalar(i);
+    });
+    accel->g2(Curve<Fp2>::generator(), k, out);
+  };
 
   ProvingKey pk;
   pk.convention = cs.convention;
@@ -158,22 +176,22 @@ ProvingKey setup(const ConstraintSystem& cs, const ToxicWaste& tw, ThreadPool& p
   pk.delta2 = g2.mul(tw.delta).to_affine();
 
   pk.ic.resize(cs.n_inputs);
-  g1.mul_into(
-      cs.n_inputs, [&](size_t j) { return w[j]; }, pk.ic.data(), pool);
+  g1_into(
+      cs.n_inputs, [&](size_t j) { return w[j]; }, pk.ic.data());
   pk.l.resize(cs.n_aux);
-  g1.mul_into(
-      cs.n_aux, [&](size_t i) { return w[cs.n_inputs + i]; }, pk.l.data(), pool);
+  g1_into(
+      cs.n_aux, [&](size_t i) { return w[cs.n_inputs + i]; }, pk.l.data());
   release(w);
   pk.a.resize(a_idx.size());
-  g1.mul_into(
-      a_idx.size(), [&](size_t k) { return u[a_idx[k]]; }, pk.a.data(), pool);
+  g1_into(
+      a_idx.size(), [&](size_t k) { return u[a_idx[k]]; }, pk.a.data());
   release(u);
   pk.b_g1.resize(b_idx.size());
-  g1.mul_into(
-      b_idx.size(), [&](size_t k) { return v[b_idx[k]]; }, pk.b_g1.data(), pool);
+  g1_into(
+      b_idx.size(), [&](size_t k) { return v[b_idx[k]]; }, pk.b_g1.data());
   pk.b_g2.resize(b_idx.size());
-  g2.mul_into(
-      b_idx.size(), [&](size_t k) { return v[b_idx[k]]; }, pk.b_g2.data(), pool);
+  g2_into(
+      b_idx.size(), [&](size_t k) { return v[b_idx[k]]; }, pk.b_g2.data());
   release(v);
 
   BigVector<Fr> h_s;
@@ -193,8 +211,8 @@ ProvingKey setup(const ConstraintSystem& cs, const ToxicWaste& tw, ThreadPool& p
     });
   }
   pk.h.resize(h_count);
-  g1.mul_into(
-      h_count, [&](size_t i) { return h_s[i]; }, pk.h.data(), pool);
+  g1_into(
+      h_count, [&](size_t i) { return h_s[i]; }, pk.h.data());
   return pk;
 }
 

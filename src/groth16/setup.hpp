@@ -13,7 +13,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
 
+#include "ec/curves.hpp"
 #include "ff/bls12_381.hpp"
 #include "groth16/key.hpp"
 #include "groth16/r1cs.hpp"
@@ -22,6 +25,13 @@
 namespace cuzk {
 
 struct Zkey;  // formats/zkey.hpp (src/formats sits above src/groth16)
+
+/// Batched fixed-base multiplications done elsewhere (a GPU): out[i] = k[i]·g for i < k.size(), affine.
+/// Either function may be empty (the CPU then does that group).
+struct SetupAccel {
+  std::function<void(const G1Affine& g, std::span<const Fr> k, G1Affine* out)> g1;
+  std::function<void(const G2Affine& g, std::span<const Fr> k, G2Affine* out)> g2;
+};
 
 /// The secret scalars of a setup.
 struct ToxicWaste {
@@ -43,7 +53,11 @@ struct ToxicWaste {
 /// τ lies on the domain (kSnarkjs: on the 2n-domain), or — kBellperson only, as bellperson refuses
 /// it — an aux variable is unconstrained (its L point would be the identity); the message names the
 /// variable.
-ProvingKey setup(const ConstraintSystem& cs, const ToxicWaste& tw, ThreadPool& pool);
+///
+/// `accel`, when given, does the fixed-base multiplications k_i·G of the point vectors instead of the
+/// CPU tables (the CLI passes the GPU's, cuda::fixed_base_mul); the result is the same key.
+ProvingKey setup(const ConstraintSystem& cs, const ToxicWaste& tw, ThreadPool& pool,
+                 const SetupAccel* accel = nullptr);
 
 /// The snarkjs .zkey of `r1cs` (snarkjs's public-input rows A = w_s appended, csHash zero, no
 /// contributions), as snarkjs 0.7.6 `groth16 setup` lays it out. Throws Error(kInvalidArgument) if
