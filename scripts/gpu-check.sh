@@ -4,6 +4,9 @@
 #
 #   scripts/gpu-check.sh                 tests + arithmetic bench + NTT bench 2^10..2^27 + MSM bench 2^20..2^26
 #   GTEST_FILTER=... NTT_MIN=.. NTT_MAX=.. NTT_REPS=.. SKIP_TESTS=1 SKIP_BENCH=1 SASS=0 scripts/gpu-check.sh
+#   PROVE="20 24 26" PROVE_REPS=3 PROVE_PARTITIONS=6   `cuzk bench prove --device gpu` at those sizes (needs
+#                                        $BIN/cuzk), with gw = 1, 2 and --g2 gpu|cpu throughput runs
+#   SANITIZE=1                           compute-sanitizer memcheck on one small GPU proof
 #
 # Build here (a machine with nvcc, GoogleTest and nlohmann_json) and copy the binaries to .gpu/:
 #   cmake -S . -B build-gpu -G Ninja -DCUZK_CUDA=ON -DCUZK_BENCH=OFF
@@ -44,6 +47,29 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
       done
     done
   fi
+fi
+
+# The prover: GPU proofs of synthetic PoRep circuits, every proof verified (PROVE="K ...").
+for K in ${PROVE:-}; do
+  echo "== bench prove 2^$K" | tee -a "$OUT/bench_prove.log"
+  "$BIN/cuzk" bench prove --synthetic porep --log2 "$K" --device gpu --reps "${PROVE_REPS:-3}" 2>&1 | tee -a "$OUT/bench_prove.log"
+  rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
+  if [ -n "${PROVE_PARTITIONS:-}" ]; then
+    for g2 in gpu cpu; do
+      for gw in 1 2; do
+        echo "== bench prove 2^$K gw=$gw g2=$g2" | tee -a "$OUT/bench_prove.log"
+        "$BIN/cuzk" bench prove --synthetic porep --log2 "$K" --device gpu --reps 1 --gw $gw --g2 $g2 \
+          --partitions "$PROVE_PARTITIONS" 2>&1 | grep -E "throughput|error|median" | tee -a "$OUT/bench_prove.log"
+        rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
+      done
+    done
+  fi
+done
+if [ "${SANITIZE:-0}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+  compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/cuzk_gpu_tests" --gtest_filter='GpuProver.CircomFixtures*' \
+    > "$OUT/sanitizer.log" 2>&1
+  rc=$?; [ "$rc" = 0 ] || status=1
+  echo "compute-sanitizer memcheck exit $rc ($(grep -c "ERROR SUMMARY: 0 errors" "$OUT/sanitizer.log") clean summaries)"
 fi
 
 # Optional Nsight Compute profile of the hot kernels (NCU=1): pipe utilization, occupancy, memory.

@@ -1,6 +1,8 @@
 // Per-GPU contexts, the caching pool, and the device/memory parts of gpu.hpp.
 #include "cuda/context.cuh"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <vector>
@@ -36,6 +38,28 @@ size_t DevicePool::round_size(size_t bytes) {
   return (bytes + g - 1) / g * g;
 }
 
+namespace {
+/// Allocations left before the injected failure fires (0 = disarmed); armed from CUZK_GPU_FAIL_ALLOC.
+std::atomic<uint64_t>& alloc_countdown() {
+  static std::atomic<uint64_t> n{[] {
+    const char* e = std::getenv("CUZK_GPU_FAIL_ALLOC");
+    return e ? std::strtoull(e, nullptr, 10) : 0ull;
+  }()};
+  return n;
+}
+}  // namespace
+
+void inject_alloc_failure(uint64_t n) { alloc_countdown().store(n); }
+
+bool injected_alloc_failure() {
+  auto& c = alloc_countdown();
+  uint64_t v = c.load();
+  while (v != 0) {
+    if (c.compare_exchange_weak(v, v - 1)) return v == 1;
+  }
+  return false;
+}
+
 void* DevicePool::alloc(size_t bytes) {
   const size_t sz = round_size(bytes);
   {
@@ -55,6 +79,11 @@ void* DevicePool::alloc(size_t bytes) {
   CUZK_CUDA_CHECK(cudaGetDevice(&prev));
   CUZK_CUDA_CHECK(cudaSetDevice(device_));
   void* p = nullptr;
+  if (injected_alloc_failure()) {
+    cudaSetDevice(prev);
+    throw_cuda_error(cudaErrorMemoryAllocation, "cudaMalloc (failure injected by CUZK_GPU_FAIL_ALLOC)", __FILE__,
+                     __LINE__);
+  }
   cudaError_t err = cudaMalloc(&p, sz);
   if (err == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();
@@ -262,6 +291,46 @@ DeviceFrVec& DeviceFrVec::operator=(DeviceFrVec&& o) noexcept {
   }
   return *this;
 }
+UploadStaging::UploadStaging(size_t chunk_bytes, int device)
+    : device_(device), chunk_(chunk_bytes / sizeof(Fr) * sizeof(Fr)) {
+  Context::get(device).activate();
+  buf_[0] = PinnedBuffer(chunk_);
+  buf_[1] = PinnedBuffer(chunk_);
+  for (void*& e : done_) {
+    cudaEvent_t ev;
+    CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+    e = ev;
+  }
+}
+
+UploadStaging::~UploadStaging() {
+  for (void* e : done_)
+    if (e) cudaEventDestroy(static_cast<cudaEvent_t>(e));
+}
+
+void UploadStaging::upload(DeviceFrVec& dst, const Fr* host, size_t n,
+                           const std::function<void(void*, const void*, size_t)>& copy) {
+  if (n > dst.size())
+    throw Error(ErrorCode::kInvalidArgument, "UploadStaging::upload: " + std::to_string(n) + " elements into " +
+                                                 std::to_string(dst.size()));
+  Context& ctx = Context::get(device_);
+  ctx.activate();
+  const size_t per = chunk_ / sizeof(Fr);
+  cudaEvent_t last = nullptr;
+  for (size_t off = 0; off < n; off += per, k_ ^= 1) {
+    const size_t len = std::min(per, n - off);
+    auto ev = static_cast<cudaEvent_t>(done_[k_]);
+    CUZK_CUDA_CHECK(cudaEventSynchronize(ev));  // the DMA that last read this buffer is done
+    copy(buf_[k_].data(), host + off, len * sizeof(Fr));
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(dst.data() + off, buf_[k_].data(), len * sizeof(Fr), cudaMemcpyHostToDevice,
+                                    ctx.copy_stream()));
+    CUZK_CUDA_CHECK(cudaEventRecord(ev, ctx.copy_stream()));
+    last = ev;
+  }
+  // work queued later on the context stream sees the data; the host does not wait
+  if (last) CUZK_CUDA_CHECK(cudaStreamWaitEvent(ctx.stream(), last, 0));
+}
+
 void DeviceFrVec::upload(const Fr* host) {
   Context& ctx = Context::get(device_);
   CUZK_CUDA_CHECK(cudaMemcpyAsync(ptr_, host, n_ * sizeof(Fr), cudaMemcpyHostToDevice, ctx.stream()));

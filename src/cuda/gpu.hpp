@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -121,6 +122,33 @@ class DeviceFrVec {
   int device_ = 0;
 };
 
+/// Two page-locked staging buffers for fast uploads from pageable host memory (upload_staged). One
+/// object per user thread; reused across uploads.
+class UploadStaging {
+ public:
+  /// Two buffers of `chunk_bytes` each on `device`.
+  explicit UploadStaging(size_t chunk_bytes = size_t{64} << 20, int device = 0);
+  ~UploadStaging();
+  UploadStaging(const UploadStaging&) = delete;
+  UploadStaging& operator=(const UploadStaging&) = delete;
+
+  /// dst[0..n) ← host[0..n): chunk k is copied into a staging buffer by `copy(dst, src, bytes)` (e.g. a
+  /// memcpy split over threads) while chunk k − 1 is DMA'd to the device on the context's copy stream,
+  /// so the transfer runs at the pinned-memory rate instead of the pageable one and overlaps the kernels
+  /// already queued. Returns once the last chunk is staged (`host` may then be reused); work queued
+  /// afterwards on the context stream waits for the data. `dst` must not be a pool block that work
+  /// still queued on the context stream may use (take it from the pool before queuing that work).
+  void upload(DeviceFrVec& dst, const Fr* host, size_t n,
+              const std::function<void(void*, const void*, size_t)>& copy);
+
+ private:
+  int device_;
+  size_t chunk_;
+  PinnedBuffer buf_[2];
+  void* done_[2] = {nullptr, nullptr};  // cudaEvent_t: the DMA out of buf_[i] has finished
+  int k_ = 0;                           // the buffer the next chunk goes to
+};
+
 // ---- batched arithmetic (host arrays in and out; for tests and benchmarks) ---------------------------
 
 /// Element-wise operation of the batched field kernels. kSqr and kNeg ignore `b`.
@@ -223,7 +251,36 @@ void fr_mul_sub(const DeviceFrVec& a, const DeviceFrVec& b, const DeviceFrVec& c
 /// out_i = (a_i·b_i − c_i)·s (bellperson: s = 1/(gⁿ − 1)).
 void fr_mul_sub_scale(const DeviceFrVec& a, const DeviceFrVec& b, const DeviceFrVec& c, const Fr& s,
                       DeviceFrVec& out);
+/// out_i = a_i·b_i (snarkjs's C = A∘B on the domain); all of one size (else kInvalidArgument).
+void fr_mul(const DeviceFrVec& a, const DeviceFrVec& b, DeviceFrVec& out);
 /// x_i ← x_i·s.
 void fr_scale(DeviceFrVec& x, const Fr& s);
+
+// ---- density gather ----------------------------------------------------------------------------------
+
+/// Compacts by a density bitmap on the device: out = head ‖ src[i] for every set bit i of `bits`
+/// (u64 words, LSB first, `nbits` bits over src[0..nbits)). `head` (host, may be empty) is copied in
+/// first; out must have head.size() + popcount(bits) elements. The bitmap is uploaded; the positions
+/// come from a prefix sum of per-word popcounts (CUB), so no CPU pass touches the scalars.
+void gather_by_density(const std::vector<Fr>& head, const DeviceFrVec& src, const uint64_t* bits, size_t nbits,
+                       DeviceFrVec& out);
+
+// ---- fixed-base multiplication (setup) ----------------------------------------------------------------
+
+/// out[i] = k[i]·g (affine, ∞ = (0, 0)) for i < n, F = Fp (G1) or Fp2 (G2), on `device`: 8-bit window
+/// table of g, at most 32 mixed additions and one inversion per point. Host arrays in and out; the
+/// work is chunked (2^24 points at a time).
+template <class F>
+void fixed_base_mul(const Affine<F>& g, const Fr* k, size_t n, Affine<F>* out, int device = 0);
+
+// ---- fault injection (tests) ---------------------------------------------------------------------------
+
+/// Makes the `n`-th device allocation from now (1 = the next) fail as if the device were out of memory
+/// (cudaErrorMemoryAllocation, reported as Error(kCuda)); 0 disarms. The environment variable
+/// CUZK_GPU_FAIL_ALLOC=N arms it at start-up. Counts the allocations of the memory pool and of the MSM
+/// engines.
+void inject_alloc_failure(uint64_t n);
+/// True when the armed allocation failure fires now (called by the allocators; consumes it).
+bool injected_alloc_failure();
 
 }  // namespace cuzk::cuda

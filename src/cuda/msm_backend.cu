@@ -8,6 +8,7 @@
 #include <cstring>
 #include <utility>
 
+#include "cuda/gpu.hpp"
 #include "cuda/msm.hpp"
 #include "cuda/msm_util.cuh"
 
@@ -43,7 +44,7 @@ void DeviceBackend::grow(Buffer& b, size_t bytes) {
   const size_t round = size_t{2} << 20;
   const size_t alloc = bytes > round ? (bytes + round - 1) / round * round : bytes;
   void* p = nullptr;
-  const cudaError_t e = cudaMalloc(&p, alloc);
+  const cudaError_t e = injected_alloc_failure() ? cudaErrorMemoryAllocation : cudaMalloc(&p, alloc);
   if (e != cudaSuccess) {
     cudaGetLastError();  // out-of-memory is not sticky: clear it so the context stays usable
     throw Error(ErrorCode::kCuda, "GPU MSM: cudaMalloc of " + std::to_string(alloc) +

@@ -81,7 +81,7 @@ __global__ void powers_kernel(Fr* out, size_t count, Fr base, Fr factor) {
 
 __global__ void mul_sub_kernel(const Fr* a, const Fr* b, const Fr* c, Fr* out, size_t n, int scaled, Fr s) {
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-    Fr v = a[i] * b[i] - c[i];
+    Fr v = c ? a[i] * b[i] - c[i] : a[i] * b[i];
     if (scaled) v = v * s;
     out[i] = v;
   }
@@ -261,6 +261,15 @@ void fr_mul_sub_scale(const DeviceFrVec& a, const DeviceFrVec& b, const DeviceFr
   check_size(c, n, "fr_mul_sub_scale(c)");
   Context& ctx = Context::get(out.device());
   mul_sub_kernel<<<grid_for(ctx, n, 256), 256, 0, ctx.stream()>>>(a.data(), b.data(), c.data(), out.data(), n, 1, s);
+  CUZK_CUDA_CHECK_LAUNCH("mul_sub_kernel", ctx.stream());
+}
+void fr_mul(const DeviceFrVec& a, const DeviceFrVec& b, DeviceFrVec& out) {
+  const size_t n = out.size();
+  check_size(a, n, "fr_mul(a)");
+  check_size(b, n, "fr_mul(b)");
+  Context& ctx = Context::get(out.device());
+  mul_sub_kernel<<<grid_for(ctx, n, 256), 256, 0, ctx.stream()>>>(a.data(), b.data(), nullptr, out.data(), n, 0,
+                                                                 Fr::one());
   CUZK_CUDA_CHECK_LAUNCH("mul_sub_kernel", ctx.stream());
 }
 void fr_scale(DeviceFrVec& x, const Fr& s) {

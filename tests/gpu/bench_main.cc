@@ -1,11 +1,14 @@
 // cuzk_gpu_bench: the GPU benchmarks without the CLI (scripts/gpu-check.sh runs it on the GPU machine).
 //   cuzk_gpu_bench [arith] [ntt LOG_MIN LOG_MAX REPS] [msm LOG_MIN LOG_MAX REPS]
+//                  [prove LOG2 REPS GW PARTITIONS G2(gpu|cpu) BUDGET_BYTES(0 = auto)]
+//                  [prove-sweep LOG2 REPS PARTITIONS STREAM_BUDGET_BYTES(0 = none)]
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "../../tools/bench_gpu.hpp"
 #include "../../tools/bench_gpu_msm.hpp"
+#include "../../tools/bench_prove.hpp"
 
 int main(int argc, char** argv) {
   int rc = 0;
@@ -18,8 +21,40 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(argv[i], "msm") && i + 3 < argc) {
       rc |= cuzk::cli::bench_gpu_msm(std::atoi(argv[i + 1]), std::atoi(argv[i + 2]), std::atoi(argv[i + 3]));
       i += 3;
+    } else if (!std::strcmp(argv[i], "prove") && i + 6 < argc) {
+      cuzk::cli::BenchProveArgs a;
+      a.log2 = std::atoi(argv[i + 1]);
+      a.reps = std::atoi(argv[i + 2]);
+      a.gw = std::atoi(argv[i + 3]);
+      a.partitions = std::atoi(argv[i + 4]);
+      a.device.device = "gpu";
+      a.device.g2 = argv[i + 5];
+      a.device.gpu_mem_budget = std::strtoull(argv[i + 6], nullptr, 10);
+      try {
+        rc |= cuzk::cli::bench_prove(a);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "cuzk_gpu_bench: error: %s\n", e.what());
+        rc |= 3;
+      }
+      i += 6;
+    } else if (!std::strcmp(argv[i], "prove-sweep") && i + 4 < argc) {
+      cuzk::cli::BenchProveArgs a;
+      a.log2 = std::atoi(argv[i + 1]);
+      a.reps = std::atoi(argv[i + 2]);
+      a.partitions = std::atoi(argv[i + 3]);
+      a.sweep = true;
+      a.stream_budget = std::strtoull(argv[i + 4], nullptr, 10);
+      a.device.device = "gpu";
+      try {
+        rc |= cuzk::cli::bench_prove(a);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "cuzk_gpu_bench: error: %s\n", e.what());
+        rc |= 3;
+      }
+      i += 4;
     } else {
-      std::fprintf(stderr, "usage: %s [arith] [ntt LOG_MIN LOG_MAX REPS] [msm LOG_MIN LOG_MAX REPS]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [arith] [ntt LOG_MIN LOG_MAX REPS] [msm LOG_MIN LOG_MAX REPS] [prove ...]\n",
+                   argv[0]);
       return 64;
     }
   }

@@ -111,7 +111,7 @@ void check_prime_field_vectors(const char* key) {
   for (auto [op, name] : ops) {
     std::vector<F> out;
     field_batch(op, a, b, out);
-    for (size_t i = 0; i < cases.size(); i++) EXPECT_EQ(to_hex(out[i]), cases[i][name]) << name << " case " << i;
+    for (size_t i = 0; i < cases.size(); i++) EXPECT_EQ(to_hex(out[i]), cases[i][name].template get<std::string>()) << name << " case " << i;
   }
 }
 TEST(GpuNoble, Fp) {

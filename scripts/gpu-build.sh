@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds the GPU binaries (cuzk_gpu_tests, cuzk_gpu_bench, and the cuzk CLI when its libraries are present)
+# on the GPU machine itself, with all its cores, into build-gpu/ and copies them to .gpu/ for
+# scripts/gpu-check.sh. The GPU machine has nvcc, cmake and ninja but none of Debian's -dev packages:
+# the header-only libraries and GoogleTest's static libraries can travel in .devdeps/ (made on a Debian
+# machine by `scripts/gpu-build.sh --pack`; the device tool's `carry` brings the folder along).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ "${1:-}" = --pack ]; then
+  rm -rf .devdeps && mkdir -p .devdeps/include .devdeps/lib/cmake .devdeps/share/cmake
+  cp -r /usr/include/nlohmann /usr/include/CLI /usr/include/gtest /usr/include/gmock .devdeps/include/
+  cp /usr/lib/x86_64-linux-gnu/libgtest*.a /usr/lib/x86_64-linux-gnu/libgmock*.a .devdeps/lib/
+  cp -r /usr/lib/x86_64-linux-gnu/cmake/GTest .devdeps/lib/cmake/
+  cp -r /usr/share/cmake/CLI11 /usr/share/cmake/nlohmann_json .devdeps/share/cmake/
+  exit 0
+fi
+if [ -d .devdeps ] && [ ! -d /usr/include/gtest ]; then
+  cp -rn .devdeps/include/* /usr/include/
+  cp -n .devdeps/lib/*.a /usr/lib/x86_64-linux-gnu/
+  mkdir -p /usr/lib/x86_64-linux-gnu/cmake /usr/share/cmake
+  cp -rn .devdeps/lib/cmake/GTest /usr/lib/x86_64-linux-gnu/cmake/
+  cp -rn .devdeps/share/cmake/* /usr/share/cmake/
+fi
+export PATH="$PATH:/usr/local/cuda/bin"
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCUZK_CUDA_ARCHS=90 -DCUZK_BENCH=OFF \
+  -DCUZK_SERVICE=OFF >/dev/null
+targets=(cuzk_gpu_tests cuzk_gpu_bench)
+[ "${WITH_CLI:-1}" = 1 ] && targets+=(cuzk_cli)
+ninja -k 0 -C build-gpu "${targets[@]}"
+mkdir -p .gpu
+cp build-gpu/tests/cuzk_gpu_tests build-gpu/tests/cuzk_gpu_bench .gpu/
+[ -x build-gpu/cuzk ] && cp build-gpu/cuzk .gpu/ || true
+echo "gpu-build done: $(ls .gpu)"

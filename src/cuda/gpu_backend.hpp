@@ -1,0 +1,70 @@
+// The CUDA backend of the Groth16 prover (ProverBackend, groth16/backend.hpp). Plain C++ over the
+// CUDA layer's host API (gpu.hpp, msm.hpp); part of the cuzk_cuda target.
+//
+// Per partition, under the backend's GPU mutex (REFERENCE.md §1 item 2, §8 "Pipeline"):
+//   upload a, b, c → H by NTTs on the device in the key's convention → H MSM; upload aux once and
+//   compact the A and B scalars by their density bitmaps on the device (gather_by_density); the A,
+//   B_G1, L and (by default) B_G2 MSMs with the 0/1 split done on the device (Msm::msm_split01_device:
+//   zeros skipped, ones summed by a batch addition, the tail by Pippenger). With g2_on_cpu the B_G2 MSM
+//   runs instead on a bounded CPU pool after the mutex is released, overlapping the next partition's
+//   GPU work; BackendPending::wait() joins it.
+// SRS residency: the points of a key (held by a shared_ptr) are uploaded once and kept on the device
+// while they fit the memory budget (least recently used keys are evicted to make room); a key that does
+// not fit is streamed: its vectors go through the MSMs in chunks uploaded from host memory per proof.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "groth16/backend.hpp"
+
+namespace cuzk {
+
+/// Settings of a GpuBackend.
+struct GpuBackendOptions {
+  int device = 0;          ///< CUDA device ordinal
+  size_t mem_budget = 0;   ///< bytes of device memory for resident keys; 0 = the device's total minus
+                           ///< the working set of one partition of the largest key seen (auto)
+  bool g2_on_cpu = false;  ///< B_G2 MSM on a CPU pool (overlapped) instead of the GPU
+  unsigned g2_threads = 0; ///< threads of that pool (0 = all hardware threads)
+};
+
+/// ProverBackend on one CUDA device. Thread-safe: start() from several threads is serialized by a
+/// per-device mutex that covers only the CUDA work. Every CUDA failure is thrown as Error(kCuda) and
+/// leaves the backend usable (buffers are released, the next call starts clean).
+class GpuBackend final : public ProverBackend {
+ public:
+  /// Binds to opt.device; throws Error(kCuda) when there is no such device.
+  explicit GpuBackend(GpuBackendOptions opt = {});
+  ~GpuBackend() override;
+  GpuBackend(const GpuBackend&) = delete;
+  GpuBackend& operator=(const GpuBackend&) = delete;
+
+  /// "cuda:<device> (<GPU name>)".
+  std::string name() const override;
+  std::unique_ptr<BackendPending> start(std::shared_ptr<const ProvingKey> key,
+                                        std::shared_ptr<const Assignment> asg) override;
+
+  /// Uploads `key`'s points now so that the first proof does not pay for it. Returns true when the key
+  /// is resident afterwards, false when it does not fit the budget (it will be streamed).
+  bool preload(const std::shared_ptr<const ProvingKey>& key);
+  /// Drops `key`'s resident copy (after any start() using it returns); the bytes freed, 0 if none.
+  size_t evict(const ProvingKey* key);
+  /// Whether `key` is resident now.
+  bool resident(const ProvingKey* key) const;
+  /// Device bytes the resident keys hold.
+  size_t resident_bytes() const;
+  /// The budget in force (resolved when it was auto).
+  size_t mem_budget() const;
+  const GpuBackendOptions& options() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Number of CUDA devices (0 without a GPU or driver; never throws).
+int gpu_device_count();
+
+}  // namespace cuzk

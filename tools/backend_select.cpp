@@ -1,0 +1,123 @@
+#include "backend_select.hpp"
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+
+#include "groth16/cpu_backend.hpp"
+#include "util/error.hpp"
+#ifdef CUZK_WITH_CUDA
+#include "cuda/gpu.hpp"
+#include "cuda/gpu_backend.hpp"
+#endif
+
+namespace cuzk::cli {
+namespace {
+
+#ifdef CUZK_WITH_CUDA
+/// Partitions spread round-robin over several GPU backends (one resident key per device).
+class RoundRobin final : public ProverBackend {
+ public:
+  explicit RoundRobin(std::vector<std::unique_ptr<GpuBackend>> b) : b_(std::move(b)) {}
+  std::string name() const override {
+    std::string n;
+    for (const auto& b : b_) n += (n.empty() ? "" : " + ") + b->name();
+    return n;
+  }
+  std::unique_ptr<BackendPending> start(std::shared_ptr<const ProvingKey> key,
+                                        std::shared_ptr<const Assignment> asg) override {
+    return b_[next_++ % b_.size()]->start(std::move(key), std::move(asg));
+  }
+
+ private:
+  std::vector<std::unique_ptr<GpuBackend>> b_;
+  std::atomic<size_t> next_{0};
+};
+#endif
+
+}  // namespace
+
+size_t parse_size(const std::string& text, const char* what) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  std::string unit(end ? end : "");
+  while (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);
+  double mul = 0;
+  if (unit.empty() || unit == "B") mul = 1;
+  else if (unit == "KiB") mul = 1024.0;
+  else if (unit == "MiB") mul = 1024.0 * 1024;
+  else if (unit == "GiB") mul = 1024.0 * 1024 * 1024;
+  else if (unit == "TiB") mul = 1024.0 * 1024 * 1024 * 1024;
+  else if (unit == "KB") mul = 1e3;
+  else if (unit == "MB") mul = 1e6;
+  else if (unit == "GB") mul = 1e9;
+  else if (unit == "TB") mul = 1e12;
+  if (end == text.c_str() || mul == 0 || !(v >= 0) || !std::isfinite(v))
+    throw Error(ErrorCode::kInvalidArgument,
+                std::string(what) + ": not a size: \"" + text + "\" (examples: 16GiB, 512MiB, 1000000)");
+  return (size_t)(v * mul);
+}
+
+std::vector<int> parse_devices(const std::string& text) {
+  std::vector<int> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t j = text.find(',', i);
+    if (j == std::string::npos) j = text.size();
+    const std::string tok = text.substr(i, j - i);
+    char* end = nullptr;
+    const long v = std::strtol(tok.c_str(), &end, 10);
+    if (tok.empty() || *end != '\0' || v < 0 || v > 1024)
+      throw Error(ErrorCode::kInvalidArgument, "--devices: not a list of GPU ordinals: \"" + text + "\"");
+    out.push_back((int)v);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::unique_ptr<ProverBackend> make_backend(const DeviceChoice& c) {
+  if (c.device != "auto" && c.device != "cpu" && c.device != "gpu")
+    throw Error(ErrorCode::kInvalidArgument, "--device: expected auto, cpu or gpu, not \"" + c.device + "\"");
+  if (c.g2 != "gpu" && c.g2 != "cpu")
+    throw Error(ErrorCode::kInvalidArgument, "--g2: expected cpu or gpu, not \"" + c.g2 + "\"");
+#ifdef CUZK_WITH_CUDA
+  if (c.device != "cpu" && gpu_device_count() > 0) {
+    std::vector<std::unique_ptr<GpuBackend>> b;
+    for (int d : c.devices.empty() ? std::vector<int>{0} : c.devices) {
+      GpuBackendOptions o;
+      o.device = d;
+      o.mem_budget = c.gpu_mem_budget;
+      o.g2_on_cpu = c.g2 == "cpu";
+      o.g2_threads = c.threads;
+      b.push_back(std::make_unique<GpuBackend>(o));
+    }
+    if (b.size() == 1) return std::move(b[0]);
+    return std::make_unique<RoundRobin>(std::move(b));
+  }
+  if (c.device == "gpu") throw Error(ErrorCode::kCuda, "--device gpu: no CUDA device is visible to this process");
+#else
+  if (c.device == "gpu") throw Error(ErrorCode::kCuda, "--device gpu: this build of cuzk has no CUDA support");
+#endif
+  return std::make_unique<CpuBackend>(c.threads);
+}
+
+const SetupAccel* setup_accel(const DeviceChoice& c) {
+#ifdef CUZK_WITH_CUDA
+  if (c.device != "cpu" && gpu_device_count() > 0) {
+    static SetupAccel accel;
+    static int device = 0;
+    device = c.devices.empty() ? 0 : c.devices[0];
+    accel.g1 = [](const G1Affine& g, std::span<const Fr> k, G1Affine* out) {
+      cuda::fixed_base_mul<Fp>(g, k.data(), k.size(), out, device);
+    };
+    accel.g2 = [](const G2Affine& g, std::span<const Fr> k, G2Affine* out) {
+      cuda::fixed_base_mul<Fp2>(g, k.data(), k.size(), out, device);
+    };
+    return &accel;
+  }
+#endif
+  (void)c;
+  return nullptr;
+}
+
+}  // namespace cuzk::cli

@@ -1,0 +1,39 @@
+// Choosing the prover's compute backend from the command line: --device auto|cpu|gpu, --devices,
+// --g2 cpu|gpu, --gpu-mem-budget, --threads.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "groth16/backend.hpp"
+#include "groth16/setup.hpp"
+
+namespace cuzk::cli {
+
+/// What the user asked for.
+struct DeviceChoice {
+  std::string device = "auto";  ///< auto (GPU when one is present, CPU otherwise), cpu or gpu
+  std::vector<int> devices;     ///< GPU ordinals (empty = device 0)
+  std::string g2 = "gpu";       ///< where the B_G2 MSM runs on a GPU backend: gpu or cpu
+  size_t gpu_mem_budget = 0;    ///< bytes for resident keys per GPU (0 = auto)
+  unsigned threads = 0;         ///< CPU threads (0 = all)
+};
+
+/// Parses a size such as "16GiB", "512MiB", "1.5GB" or a plain byte count. Throws
+/// Error(kInvalidArgument) naming `what` when it is not one.
+size_t parse_size(const std::string& text, const char* what);
+
+/// Parses "0,1,3" into ordinals. Throws Error(kInvalidArgument) on anything else.
+std::vector<int> parse_devices(const std::string& text);
+
+/// The backend for `c`: a CpuBackend, a GpuBackend, or one that spreads partitions round-robin over
+/// several GPUs. Throws Error(kCuda) when a GPU is required (device = gpu) but this build has no CUDA
+/// or the machine no GPU, Error(kInvalidArgument) for unknown choices.
+std::unique_ptr<ProverBackend> make_backend(const DeviceChoice& c);
+
+/// The setup's fixed-base multiplications on the first chosen GPU when c allows a GPU and one is
+/// present (cuda::fixed_base_mul), nullptr otherwise (the setup then uses every CPU thread).
+const SetupAccel* setup_accel(const DeviceChoice& c);
+
+}  // namespace cuzk::cli
