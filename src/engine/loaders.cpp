@@ -1,0 +1,22 @@
+#include "engine/loaders.hpp"
+
+#include "formats/r1cs.hpp"
+#include "formats/zkey.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::engine {
+
+LoadedCircuit load_circom(const std::filesystem::path& zkey) {
+  Zkey zk = read_zkey(zkey);
+  auto cs = std::make_shared<const ConstraintSystem>(zkey_constraint_system(zk));
+  auto key = std::make_shared<const ProvingKey>(proving_key(std::move(zk), *cs));
+  return {std::move(key), std::move(cs)};
+}
+
+LoadedCircuit load_bellperson(const std::filesystem::path& params, const std::filesystem::path& r1cs) {
+  auto cs = std::make_shared<const ConstraintSystem>(constraint_system(read_r1cs(r1cs), HConvention::kBellperson));
+  (void)params;
+  throw Error(ErrorCode::kInvalidArgument, params.string() + ": bellperson .params files are not supported yet");
+}
+
+}  // namespace cuzk::engine
