@@ -31,7 +31,8 @@ std::vector<uint8_t> file_bytes(const std::string& path) {
   return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 
-WitnessInput mimc_witness() { return {{}, file_bytes(kData + "mimc/mimc.wtns")}; }
+WitnessInput mimc_witness() { return {{}, nullptr, file_bytes(kData + "mimc/mimc.wtns")}; }
+WitnessInput tiny_witness() { return {{}, nullptr, file_bytes(kData + "tiny/mul.wtns")}; }
 
 JobRequest mimc_job(size_t partitions, Priority pr = Priority::kNormal, std::string request_id = "") {
   JobRequest r;
@@ -42,12 +43,22 @@ JobRequest mimc_job(size_t partitions, Priority pr = Priority::kNormal, std::str
   return r;
 }
 
+/// A job of the 1-constraint circuit (cheap: for tests of many jobs).
+JobRequest tiny_job(size_t partitions, Priority pr) {
+  JobRequest r;
+  r.circuit_id = "tiny";
+  r.priority = pr;
+  for (size_t i = 0; i < partitions; i++) r.partitions.push_back(tiny_witness());
+  return r;
+}
+
 /// A CPU backend and an engine serving mimc (circom) and tiny.
 struct Fixture {
   explicit Fixture(EngineConfig cfg = small_config()) : backend(1), engine(std::move(cfg), {&backend}) {
     engine.circuits().add("mimc", "circom", [] { return load_circom(kData + "mimc/mimc_dev.zkey"); });
     engine.circuits().add("tiny", "circom", [] { return load_circom(kData + "tiny/mul_final.zkey"); });
     vk = load_circom(kData + "mimc/mimc_dev.zkey").key->verifying_key();
+    tiny_vk = load_circom(kData + "tiny/mul_final.zkey").key->verifying_key();
   }
   static EngineConfig small_config() {
     EngineConfig c;
@@ -62,7 +73,7 @@ struct Fixture {
   }
   CpuBackend backend;
   Engine engine;
-  VerifyingKey vk;
+  VerifyingKey vk, tiny_vk;
 };
 
 // ---- stages in isolation --------------------------------------------------------------------------
@@ -189,7 +200,7 @@ TEST(EngineSynthesis, DecodesWtnsAndRejectsCorruptOnes) {
   WitnessInput bad = mimc_witness();
   bad.wtns.resize(bad.wtns.size() / 2);
   EXPECT_THROW(synthesize_partition(*c.cs, bad, pool), Error);
-  EXPECT_THROW(synthesize_partition(*c.cs, {{}, file_bytes(kData + "tiny/mul.wtns")}, pool), Error);
+  EXPECT_THROW(synthesize_partition(*c.cs, {{}, nullptr, file_bytes(kData + "tiny/mul.wtns")}, pool), Error);
 }
 
 // ---- the whole pipeline -------------------------------------------------------------------------
@@ -222,7 +233,7 @@ TEST(EnginePipeline, CorruptWitnessAndUnknownCircuitFailOnlyTheirJob) {
   JobRequest unknown = mimc_job(1);
   unknown.circuit_id = "no-such-circuit";
   JobRequest wrong = mimc_job(1);
-  wrong.partitions[0] = {{}, file_bytes(kData + "tiny/mul.wtns")};  // another circuit's witness
+  wrong.partitions[0] = {{}, nullptr, file_bytes(kData + "tiny/mul.wtns")};  // another circuit's witness
   const std::string good1 = f.engine.submit(mimc_job(2)).job_id;
   const std::string b = f.engine.submit(std::move(bad)).job_id;
   const std::string u = f.engine.submit(std::move(unknown)).job_id;
@@ -293,7 +304,7 @@ TEST(EnginePipeline, ManyJobsWithRandomCancelsAddUp) {
       std::vector<std::pair<std::string, bool>> mine;
       for (int j = 0; j < kJobsEach; j++) {
         const Priority pr = Priority(1 + rng() % 4);
-        mine.emplace_back(f.engine.submit(mimc_job(1 + rng() % 2, pr)).job_id, rng() % 4 == 0);
+        mine.emplace_back(f.engine.submit(tiny_job(1 + rng() % 2, pr)).job_id, rng() % 4 == 0);
         if (mine.back().second) f.engine.cancel(mine.back().first);
       }
       for (const auto& [id, cancel] : mine) {
@@ -306,7 +317,8 @@ TEST(EnginePipeline, ManyJobsWithRandomCancelsAddUp) {
           ASSERT_EQ(r->state, JobState::kCompleted) << r->error;
         }
         if (r->state == JobState::kCompleted) {
-          for (size_t i = 0; i < r->proofs.size(); i++) ASSERT_TRUE(verify(f.vk, r->public_inputs[i], r->proofs[i]));
+          for (size_t i = 0; i < r->proofs.size(); i++)
+            ASSERT_TRUE(verify(f.tiny_vk, r->public_inputs[i], r->proofs[i]));
           completed++;
         } else {
           cancelled++;

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,11 +34,13 @@ enum class JobState { kQueued, kRunning, kCompleted, kFailed, kCancelled };
 const char* to_string(JobState s);
 inline bool is_final(JobState s) { return s != JobState::kQueued && s != JobState::kRunning; }
 
-/// The witness of one partition: the full assignment inputs ‖ aux (variable 0 = ONE), either as Fr values
-/// (Montgomery form) or as the bytes of a .wtns v2 file, decoded by a synthesis worker (so a corrupt
-/// witness fails its own job there, off the submitting thread). `values` wins when non-empty.
+/// The witness of one partition: the full assignment inputs ‖ aux (variable 0 = ONE), as Fr values
+/// (Montgomery form), as values shared between partitions (benchmarks: one big witness, many
+/// partitions), or as the bytes of a .wtns v2 file, decoded by a synthesis worker (so a corrupt witness
+/// fails its own job there, off the submitting thread). The first non-empty of the three is used.
 struct WitnessInput {
   std::vector<Fr> values;
+  std::shared_ptr<const std::vector<Fr>> shared;
   std::vector<uint8_t> wtns;
 };
 

@@ -12,6 +12,7 @@ uint64_t partition_bytes(const ConstraintSystem& cs) {
 
 Assignment synthesize_partition(const ConstraintSystem& cs, const WitnessInput& w, ThreadPool& pool) {
   if (!w.values.empty()) return synthesize(cs, w.values, pool);
+  if (w.shared) return synthesize(cs, *w.shared, pool);
   if (w.wtns.empty()) throw Error(ErrorCode::kInvalidArgument, "the witness is empty");
   const std::vector<Fr> values = read_wtns(BinFile::from_bytes(w.wtns, "the witness (.wtns)", "wtns", 2));
   if (values.size() != cs.n_vars())
