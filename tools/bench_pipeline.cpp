@@ -23,6 +23,7 @@
 #endif
 
 namespace cuzk::cli {
+#ifdef CUZK_HAVE_SYNTHETIC
 namespace {
 
 double median(std::vector<double> v) {
@@ -33,7 +34,6 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-#ifdef CUZK_HAVE_SYNTHETIC
 int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet) {
   using engine::Clock;
   ThreadPool pool(threads);

@@ -26,8 +26,6 @@ int run_serve(const ServeOptions& o) {
   sigaddset(&set, SIGINT);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   const service::ServiceConfig cfg = service::load_config(o.config);
-  const auto level = spdlog::level::from_str(cfg.log_level);
-  spdlog::set_level(level);
   service::Daemon daemon(cfg);
   int sig = 0;
   sigwait(&set, &sig);

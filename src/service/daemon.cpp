@@ -40,6 +40,7 @@ struct Daemon::Impl {
 
 Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
+  spdlog::set_level(spdlog::level::from_str(cfg.log_level));
   // One backend per device. This build proves on the CPU: gpus.devices lists CPU "devices" then (each a
   // CpuBackend with gpus.gpu_threads threads), the GPU backend takes their place in CUDA builds.
   const size_t n_dev = cfg.gpu_devices.empty() ? 1 : cfg.gpu_devices.size();

@@ -3,8 +3,10 @@
 # tiny fixtures over TCP and a unix socket; its proofs verify with snarkjs and with cuzk; /metrics and
 # /status answer; `cuzk bench batch` runs; SIGTERM with queued jobs drains and exits 0.
 source "$(dirname "$0")/../cli/common.sh"
+# The daemon's stdout/stderr go to a log; stop it if the script fails before it does.
+DAEMON=
+trap '[ -n "$DAEMON" ] && kill -9 $DAEMON 2>/dev/null; rm -rf "$WORK"' EXIT
 D="$SRC/tests/data"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 echo "== bad configurations exit 2 and name the key"
 cat >"$WORK/bad1.toml" <<TOML
@@ -23,13 +25,11 @@ printf '[[circuits]]\nid = "a"\nzkey = "nope.zkey"\n' >"$WORK/bad4.toml"
 expect_exit 2 "missing zkey" -- "$CUZK" serve --config "$WORK/bad4.toml"
 expect_err_contains "circuits[0].zkey:"
 
-PORT=$(free_port)
-HPORT=$(free_port)
 SOCK="$WORK/cuzk.sock"
 cat >"$WORK/cuzk.toml" <<TOML
 [daemon]
-listen = "127.0.0.1:$PORT"
-status_listen = "127.0.0.1:$HPORT"
+listen = "127.0.0.1:0"
+status_listen = "127.0.0.1:0"
 [gpus]
 gpu_workers_per_device = 2
 gpu_threads = 1
@@ -45,7 +45,7 @@ preload = true
 id = "tiny"
 zkey = "$D/tiny/mul_final.zkey"
 TOML
-sed "s|listen = \"127.0.0.1:$PORT\"|listen = \"unix://$SOCK\"|; s|^status_listen.*||; s|^timeline_csv.*||" \
+sed "s|^listen = .*|listen = \"unix://$SOCK\"|; s|^status_listen.*||; s|^timeline_csv.*||" \
   "$WORK/cuzk.toml" >"$WORK/unix.toml"
 
 start_daemon() {  # config log
@@ -62,11 +62,15 @@ stop_daemon() {  # expects exit 0 after SIGTERM
   kill -TERM $DAEMON
   local rc=0
   wait $DAEMON || rc=$?
+  DAEMON=
   [ $rc -eq 0 ] || fail "the daemon exited $rc after SIGTERM"
 }
 
 echo "== TCP: proofs of two partitions verify with snarkjs and cuzk"
 start_daemon "$WORK/cuzk.toml" "$WORK/daemon.log"
+# The ports the daemon chose (port 0 in the config): "grpc=127.0.0.1:0 (port N) http=127.0.0.1:0 (port M)"
+PORT=$(sed -n 's/.*grpc=[^ ]* (port \([0-9]*\)).*/\1/p' "$WORK/daemon.log")
+HPORT=$(sed -n 's/.*http=[^ ]* (port \([0-9]*\)).*/\1/p' "$WORK/daemon.log")
 A="127.0.0.1:$PORT"
 mkdir "$WORK/p1"
 "$CUZK" client prove --addr "$A" --circuit mimc --witness "$D/mimc/mimc.wtns" --partitions 2 --out "$WORK/p1" >/dev/null
