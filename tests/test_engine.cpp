@@ -18,6 +18,8 @@
 #include "engine/registry.hpp"
 #include "engine/synthesis.hpp"
 #include "groth16/cpu_backend.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/synthetic.hpp"
 #include "groth16/verifier.hpp"
 #include "util/error.hpp"
 
@@ -357,6 +359,24 @@ TEST(EnginePipeline, DrainingShutdownFinishesStartedJobsAndCancelsQueuedOnes) {
   EXPECT_GE(done, 1);
 }
 
+TEST(EnginePipeline, SyntheticPorepCircuitInBellpersonConventionVerifies) {
+  ThreadPool pool(2);
+  SyntheticCircuit sc = synthetic_porep(10, 7, pool);
+  auto cs = std::make_shared<const ConstraintSystem>(std::move(sc.cs));
+  auto key = std::make_shared<const ProvingKey>(setup(*cs, ToxicWaste::from_seed(7), pool));
+  auto witness = std::make_shared<const std::vector<Fr>>(std::move(sc.witness));
+  CpuBackend backend(1);
+  Engine engine(Fixture::small_config(), {&backend});
+  engine.circuits().add("porep", "synthetic", [&] { return LoadedCircuit{key, cs}; });
+  JobRequest r;
+  r.circuit_id = "porep";
+  for (int i = 0; i < 3; i++) r.partitions.push_back({{}, witness, {}});
+  JobResult res = engine.prove(std::move(r));
+  ASSERT_EQ(res.state, JobState::kCompleted) << res.error;
+  for (size_t i = 0; i < 3; i++) EXPECT_TRUE(verify(key->verifying_key(), res.public_inputs[i], res.proofs[i]));
+  EXPECT_GT(res.partitions[0].b_g2_ms, 0);
+}
+
 // ---- GPU workers with a fake slow backend ------------------------------------------------------------
 
 /// start() takes 40 ms ("kernels"), wait() another 150 ms ("b_g2 + CPU tail"); records when each
@@ -406,13 +426,33 @@ TEST(EngineGpuWorkers, LoopBackBeforeFinalizeEnds) {
   ASSERT_EQ(r.state, JobState::kCompleted) << r.error;
   ASSERT_EQ(slow.starts.size(), 4u);
   ASSERT_EQ(slow.wait_ends.size(), 4u);
-  // The worker started partition 2 while partition 1 was still finalizing.
+  // The one worker started partition 1 while partition 0 was still finalizing (150 ms of margin).
   EXPECT_LT(slow.starts[1], slow.wait_ends[0]);
-  EXPECT_LT(slow.starts[3], slow.wait_ends[0]);
-  // Serial would be 4 × 190 ms; pipelined ≈ 4 × 40 + 150.
-  EXPECT_LT(wall, 4 * 190 - 100) << wall;
+  // Serial would take ≥ 4 × 190 ms; pipelined ≈ 4 × 40 + 150.
+  EXPECT_LT(wall, 4 * 190) << wall;
   EXPECT_NEAR(r.partitions[0].b_g2_ms, 150, 1);
   EXPECT_GE(r.partitions[0].gpu_ms, 39);
+}
+
+TEST(EngineGpuWorkers, SeveralDevicesShareTheQueue) {
+  SlowBackend d0, d1;
+  EngineConfig cfg;
+  cfg.synthesis_threads = 1;
+  cfg.synthesis_lookahead = 4;
+  cfg.gpu_workers_per_device = 1;
+  cfg.verify_proofs = false;
+  Engine engine(cfg, {&d0, &d1});
+  engine.circuits().add("mimc", "circom", [] { return load_circom(kData + "mimc/mimc_dev.zkey"); });
+  auto r = engine.prove(mimc_job(6));
+  ASSERT_EQ(r.state, JobState::kCompleted) << r.error;
+  EXPECT_EQ(d0.starts.size() + d1.starts.size(), 6u);
+  EXPECT_GE(d0.starts.size(), 1u);
+  EXPECT_GE(d1.starts.size(), 1u);
+  EngineStatus s = engine.status();
+  ASSERT_EQ(s.devices.size(), 2u);
+  EXPECT_EQ(s.devices[1].ordinal, 1u);
+  EXPECT_GT(s.devices[0].busy_fraction, 0);
+  EXPECT_GT(s.devices[1].busy_fraction, 0);
 }
 
 }  // namespace

@@ -15,15 +15,10 @@
 #include "groth16/cpu_backend.hpp"
 #include "groth16/key.hpp"
 #include "groth16/setup.hpp"
+#include "groth16/synthetic.hpp"
 #include "util/error.hpp"
 
-#if __has_include("groth16/synthetic.hpp")
-#include "groth16/synthetic.hpp"
-#define CUZK_HAVE_SYNTHETIC 1
-#endif
-
 namespace cuzk::cli {
-#ifdef CUZK_HAVE_SYNTHETIC
 namespace {
 
 double median(std::vector<double> v) {
@@ -97,10 +92,5 @@ int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet) {
               100 * st.devices[0].busy_fraction);
   return 0;
 }
-#else
-int run_bench_pipeline(const PipelineOptions&, unsigned, bool) {
-  throw Error(ErrorCode::kInvalidArgument, "bench pipeline needs the synthetic circuits (groth16/synthetic.hpp)");
-}
-#endif
 
 }  // namespace cuzk::cli

@@ -64,7 +64,7 @@ EngineCommands::EngineCommands(CLI::App& app, CLI::App& bench) {
   bench_pipeline_ = bench.add_subcommand("pipeline", "The proving engine in-process on synthetic circuits");
   auto& p = pipeline_opt_;
   bench_pipeline_->add_option("--synthetic", p.synthetic, "Circuit shape")->capture_default_str()->check(CLI::IsMember({"porep"}));
-  bench_pipeline_->add_option("--log2", p.log2, "Domain size, log2")->capture_default_str()->check(CLI::Range(4, 28));
+  bench_pipeline_->add_option("--log2", p.log2, "Domain size, log2")->capture_default_str()->check(CLI::Range(10, 28));
   bench_pipeline_->add_option("--jobs", p.jobs, "Jobs")->capture_default_str()->check(CLI::PositiveNumber);
   bench_pipeline_->add_option("--partitions", p.partitions, "Partitions per job")->capture_default_str()->check(CLI::PositiveNumber);
   bench_pipeline_->add_option("--gw", p.gw, "GPU workers per device")->capture_default_str()->check(CLI::Range(1u, 16u));

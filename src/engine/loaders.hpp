@@ -13,8 +13,9 @@ namespace cuzk::engine {
 /// reader's Error (naming the file) on a bad file.
 LoadedCircuit load_circom(const std::filesystem::path& zkey);
 
-/// Reads a bellperson .params file and the circuit's .r1cs (constraint_system(r1cs, kBellperson)).
-/// Throws Error naming the file on a bad file or when the key does not fit the circuit.
+/// A bellperson circuit: the .params key and the circuit's .r1cs (rows by constraint_system(r1cs,
+/// kBellperson)). Not available yet: throws Error(kInvalidArgument) naming the .params file until the
+/// .params reader lands.
 LoadedCircuit load_bellperson(const std::filesystem::path& params, const std::filesystem::path& r1cs);
 
 }  // namespace cuzk::engine

@@ -22,11 +22,6 @@ void Histogram::observe(double ms) {
   sum_ += ms;
 }
 
-uint64_t Histogram::count() const {
-  std::lock_guard lk(mu_);
-  return count_;
-}
-
 void Histogram::render(std::string& out, const std::string& name, const std::string& help) const {
   std::lock_guard lk(mu_);
   out += "# HELP " + name + " " + help + "\n# TYPE " + name + " histogram\n";

@@ -19,7 +19,6 @@ class Histogram {
   void observe(double ms);
   /// Appends `name_bucket{le=…}`, `name_sum` and `name_count` lines (with `help` and the TYPE line).
   void render(std::string& out, const std::string& name, const std::string& help) const;
-  uint64_t count() const;
 
  private:
   mutable std::mutex mu_;

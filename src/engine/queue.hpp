@@ -78,7 +78,6 @@ class WorkQueue {
     std::lock_guard lk(mu_);
     return heap_.size();
   }
-  size_t capacity() const { return capacity_; }
 
  private:
   // std heap functions keep the *largest* element first: "largest" = runs first.

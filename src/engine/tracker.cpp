@@ -74,12 +74,11 @@ bool Tracker::start(Job& job, Clock::time_point t) {
   return true;
 }
 
-void Tracker::add_times(Job& job, double srs_load_ms, double synth_ms, double gpu_ms, const std::string& device) {
+void Tracker::add_times(Job& job, double srs_load_ms, double synth_ms, double gpu_ms) {
   std::lock_guard lk(mu_);
   job.srs_load_ms += srs_load_ms;
   job.synth_ms += synth_ms;
   job.gpu_ms += gpu_ms;
-  if (!device.empty()) job.device = device;
 }
 
 void Tracker::partition_done(Job& job, uint32_t index, ProveResult&& res, const PartitionTiming& t) {

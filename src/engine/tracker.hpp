@@ -42,7 +42,6 @@ struct Job {
   std::vector<PartitionTiming> timings;
   double srs_load_ms = 0, synth_ms = 0, gpu_ms = 0;
   Clock::time_point first_synth{}, finished{};
-  std::string device;  ///< the backend of its latest start() ("" until one starts)
 };
 
 /// The job table. Thread-safe.
@@ -59,8 +58,8 @@ class Tracker {
   /// The first partition of `job` starts synthesis at `t`: the job becomes kRunning (cancel() after
   /// this reports was_running). Returns false when the job was already dropped.
   bool start(Job& job, Clock::time_point t);
-  /// Adds timing to the job's totals (srs load, synthesis, start() call) and records the device.
-  void add_times(Job& job, double srs_load_ms, double synth_ms, double gpu_ms, const std::string& device);
+  /// Adds one partition's times to the job's totals (circuit load, synthesis, start() call).
+  void add_times(Job& job, double srs_load_ms, double synth_ms, double gpu_ms);
   /// Stores a proved partition; the job completes when all are in.
   void partition_done(Job& job, uint32_t index, ProveResult&& res, const PartitionTiming& t);
   /// Fails the job (when it is not final yet) with "partition i: reason". Returns true when this call
