@@ -101,7 +101,8 @@ TEST(EngineQueue, OrdersByPriorityThenJobThenPartition) {
   std::vector<std::tuple<int, int, int>> got;
   q.close();
   while (auto p = q.pop()) got.emplace_back(p->priority, p->job, p->part);
-  std::vector<std::tuple<int, int, int>> want = {{4, 5, 0}, {2, 2, 0}, {2, 3, 0}, {2, 3, 1}, {1, 0, 0}, {1, 1, 0}};
+  std::vector<std::tuple<int, int, int>> want = {{4, 5, 0}, {2, 2, 0}, {2, 3, 0},
+                                                 {2, 3, 1}, {1, 0, 0}, {1, 1, 0}};
   EXPECT_EQ(got, want);
 }
 
@@ -291,7 +292,8 @@ TEST(EnginePipeline, ResubmittingARequestIdReturnsTheSameJob) {
   EXPECT_TRUE(b.existing);
   EXPECT_EQ(a.job_id, b.job_id);
   f.expect_valid(*f.engine.await(a.job_id), 1);
-  EXPECT_EQ(f.engine.submit(mimc_job(1, Priority::kNormal, "req-1")).job_id, a.job_id);  // after completion too
+  EXPECT_EQ(f.engine.submit(mimc_job(1, Priority::kNormal, "req-1")).job_id,
+            a.job_id);  // after completion too
   EXPECT_EQ(f.engine.status().jobs_submitted, 1u);
 }
 
@@ -373,7 +375,8 @@ TEST(EnginePipeline, SyntheticPorepCircuitInBellpersonConventionVerifies) {
   for (int i = 0; i < 3; i++) r.partitions.push_back({{}, witness, {}});
   JobResult res = engine.prove(std::move(r));
   ASSERT_EQ(res.state, JobState::kCompleted) << res.error;
-  for (size_t i = 0; i < 3; i++) EXPECT_TRUE(verify(key->verifying_key(), res.public_inputs[i], res.proofs[i]));
+  for (size_t i = 0; i < 3; i++)
+    EXPECT_TRUE(verify(key->verifying_key(), res.public_inputs[i], res.proofs[i]));
   EXPECT_GT(res.partitions[0].b_g2_ms, 0);
 }
 
@@ -384,7 +387,8 @@ TEST(EnginePipeline, SyntheticPorepCircuitInBellpersonConventionVerifies) {
 class SlowBackend final : public ProverBackend {
  public:
   std::string name() const override { return "slow"; }
-  std::unique_ptr<BackendPending> start(std::shared_ptr<const ProvingKey>, std::shared_ptr<const Assignment>) override {
+  std::unique_ptr<BackendPending> start(std::shared_ptr<const ProvingKey>,
+                                        std::shared_ptr<const Assignment>) override {
     {
       std::lock_guard lk(mu);
       starts.push_back(Clock::now());

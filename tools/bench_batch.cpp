@@ -89,16 +89,19 @@ int run_bench_batch(const ClientOptions& o, bool quiet) {
   if (bar) std::fprintf(stderr, "\r\033[K");
   const size_t ok = latencies.size();
   const size_t proofs = ok * o.partitions;
-  std::printf("bench batch: %zu/%u jobs completed (%u partition%s each, circuit %s) in %.2f s, concurrency %u\n", ok,
-              o.count, o.partitions, o.partitions == 1 ? "" : "s", o.circuit.c_str(), wall, o.concurrency);
+  std::printf(
+      "bench batch: %zu/%u jobs completed (%u partition%s each, circuit %s) in %.2f s, concurrency %u\n", ok,
+      o.count, o.partitions, o.partitions == 1 ? "" : "s", o.circuit.c_str(), wall, o.concurrency);
   if (ok) {
-    std::printf("throughput: %.1f proofs/min, %.3f s/proof\n", 60.0 * (double)proofs / wall, wall / (double)proofs);
+    std::printf("throughput: %.1f proofs/min, %.3f s/proof\n", 60.0 * (double)proofs / wall,
+                wall / (double)proofs);
     std::printf("latency ms (client): p50 %.1f  p90 %.1f  p99 %.1f  max %.1f\n", percentile(latencies, 0.5),
                 percentile(latencies, 0.9), percentile(latencies, 0.99), percentile(latencies, 1.0));
     std::printf("latency ms (daemon total_ms): p50 %.0f  p90 %.0f  p99 %.0f\n", percentile(server_total, 0.5),
                 percentile(server_total, 0.9), percentile(server_total, 0.99));
   }
-  for (size_t i = 0; i < std::min<size_t>(errors.size(), 5); i++) std::fprintf(stderr, "failed: %s\n", errors[i].c_str());
+  for (size_t i = 0; i < std::min<size_t>(errors.size(), 5); i++)
+    std::fprintf(stderr, "failed: %s\n", errors[i].c_str());
   if (!errors.empty()) std::fprintf(stderr, "%zu job(s) failed\n", errors.size());
   return errors.empty() ? 0 : 1;
 }

@@ -41,7 +41,8 @@ int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet) {
   const Clock::time_point t_ready = Clock::now();
   if (!quiet)
     std::fprintf(stderr, "synthetic porep 2^%d: %zu constraints rows, circuit %.1f s, setup %.1f s\n", o.log2,
-                 cs->a.rows(), engine::ms_between(t_gen, t_setup) / 1000, engine::ms_between(t_setup, t_ready) / 1000);
+                 cs->a.rows(), engine::ms_between(t_gen, t_setup) / 1000,
+                 engine::ms_between(t_setup, t_ready) / 1000);
 
   CpuBackend backend(threads);
   engine::EngineConfig cfg;
@@ -84,12 +85,15 @@ int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet) {
   const double wall = engine::ms_between(t0, Clock::now()) / 1000;
   const engine::EngineStatus st = eng.status();
   const double proofs = (double)o.jobs * o.partitions;
-  std::printf("bench pipeline: 2^%d, %u jobs x %u partitions, gw %u, device %s: %.2f s, %.3f s/proof, %.1f proofs/min\n",
-              o.log2, o.jobs, o.partitions, o.gw, backend.name().c_str(), wall, wall / proofs, 60 * proofs / wall);
-  std::printf("median ms per partition: queue %.0f  synth %.0f  gpu(start) %.0f  b_g2 %.0f  epilogue %.1f; "
-              "device busy %.0f%%\n",
-              median(queue), median(synth), median(gpu), median(b_g2), median(epi),
-              100 * st.devices[0].busy_fraction);
+  std::printf(
+      "bench pipeline: 2^%d, %u jobs x %u partitions, gw %u, device %s: %.2f s, %.3f s/proof, %.1f "
+      "proofs/min\n",
+      o.log2, o.jobs, o.partitions, o.gw, backend.name().c_str(), wall, wall / proofs, 60 * proofs / wall);
+  std::printf(
+      "median ms per partition: queue %.0f  synth %.0f  gpu(start) %.0f  b_g2 %.0f  epilogue %.1f; "
+      "device busy %.0f%%\n",
+      median(queue), median(synth), median(gpu), median(b_g2), median(epi),
+      100 * st.devices[0].busy_fraction);
   return 0;
 }
 

@@ -24,14 +24,16 @@ std::unique_ptr<v1::ProvingEngine::Stub> connect(const std::string& addr) {
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(1 << 30);
   args.SetMaxSendMessageSize(1 << 30);
-  return v1::ProvingEngine::NewStub(grpc::CreateCustomChannel(addr, grpc::InsecureChannelCredentials(), args));
+  return v1::ProvingEngine::NewStub(
+      grpc::CreateCustomChannel(addr, grpc::InsecureChannelCredentials(), args));
 }
 
 v1::SubmitProofRequest job_request(const ClientOptions& o) {
   std::ifstream f(o.witness, std::ios::binary);
   if (!f)
-    throw Error(ErrorCode::kIo, o.witness + ": cannot read the witness (give one with --witness; the default is "
-                                            "relative to the repository root)");
+    throw Error(ErrorCode::kIo, o.witness +
+                                    ": cannot read the witness (give one with --witness; the default is "
+                                    "relative to the repository root)");
   const std::string w((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   v1::SubmitProofRequest r;
   r.set_circuit_id(o.circuit);

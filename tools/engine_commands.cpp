@@ -9,9 +9,12 @@ void client_options(CLI::App* c, ClientOptions& o) {
 
 void job_options(CLI::App* c, ClientOptions& o) {
   client_options(c, o);
-  c->add_option("--circuit", o.circuit, "Circuit id (one of the daemon's [[circuits]])")->capture_default_str();
+  c->add_option("--circuit", o.circuit, "Circuit id (one of the daemon's [[circuits]])")
+      ->capture_default_str();
   c->add_option("--witness", o.witness, "Witness (.wtns) sent for every partition")->capture_default_str();
-  c->add_option("--partitions", o.partitions, "Partitions per job")->capture_default_str()->check(CLI::Range(1u, 1000u));
+  c->add_option("--partitions", o.partitions, "Partitions per job")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1000u));
   c->add_option("--priority", o.priority, "low, normal, high or critical")
       ->capture_default_str()
       ->check(CLI::IsMember({"low", "normal", "high", "critical"}));
@@ -29,7 +32,8 @@ EngineCommands::EngineCommands(CLI::App& app, CLI::App& bench) {
   client->require_subcommand(1);
   auto* prove = client->add_subcommand("prove", "Prove one job and write its proofs");
   job_options(prove, client_opt_);
-  prove->add_option("--out", client_opt_.out_dir, "Folder for proof_<i>.json, public_<i>.json, proof.bin")->required();
+  prove->add_option("--out", client_opt_.out_dir, "Folder for proof_<i>.json, public_<i>.json, proof.bin")
+      ->required();
   prove->add_option("--request-id", client_opt_.request_id, "Idempotency key");
   auto* submit = client->add_subcommand("submit", "Submit one job; print its job id");
   job_options(submit, client_opt_);
@@ -51,30 +55,41 @@ EngineCommands::EngineCommands(CLI::App& app, CLI::App& bench) {
   auto* evict = client->add_subcommand("evict", "Free a circuit (EvictSRS)");
   client_options(evict, client_opt_);
   evict->add_option("circuit", client_opt_.circuit)->required();
-  client_ = {{"prove", prove},     {"submit", submit},   {"await", await},     {"cancel", cancel},
-             {"status", status},   {"metrics", metrics}, {"preload", preload}, {"evict", evict}};
+  client_ = {{"prove", prove},   {"submit", submit},   {"await", await},     {"cancel", cancel},
+             {"status", status}, {"metrics", metrics}, {"preload", preload}, {"evict", evict}};
 
   bench_batch_ = bench.add_subcommand("batch", "Submit jobs to a running daemon; throughput and latency");
   job_options(bench_batch_, client_opt_);
-  bench_batch_->add_option("-c,--count", client_opt_.count, "Jobs in all")->capture_default_str()->check(CLI::PositiveNumber);
+  bench_batch_->add_option("-c,--count", client_opt_.count, "Jobs in all")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   bench_batch_->add_option("-j,--concurrency", client_opt_.concurrency, "Jobs in flight at once")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
 
   bench_pipeline_ = bench.add_subcommand("pipeline", "The proving engine in-process on synthetic circuits");
   auto& p = pipeline_opt_;
-  bench_pipeline_->add_option("--synthetic", p.synthetic, "Circuit shape")->capture_default_str()->check(CLI::IsMember({"porep"}));
-  bench_pipeline_->add_option("--log2", p.log2, "Domain size, log2")->capture_default_str()->check(CLI::Range(10, 28));
+  bench_pipeline_->add_option("--synthetic", p.synthetic, "Circuit shape")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"porep"}));
+  bench_pipeline_->add_option("--log2", p.log2, "Domain size, log2")
+      ->capture_default_str()
+      ->check(CLI::Range(10, 28));
   bench_pipeline_->add_option("--jobs", p.jobs, "Jobs")->capture_default_str()->check(CLI::PositiveNumber);
-  bench_pipeline_->add_option("--partitions", p.partitions, "Partitions per job")->capture_default_str()->check(CLI::PositiveNumber);
-  bench_pipeline_->add_option("--gw", p.gw, "GPU workers per device")->capture_default_str()->check(CLI::Range(1u, 16u));
+  bench_pipeline_->add_option("--partitions", p.partitions, "Partitions per job")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  bench_pipeline_->add_option("--gw", p.gw, "GPU workers per device")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 16u));
   bench_pipeline_->add_option("--synthesis-workers", p.synthesis_workers, "Partitions synthesized at once")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   bench_pipeline_->add_option("--lookahead", p.lookahead, "Synthesized partitions waiting for the GPU")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  bench_pipeline_->add_option("--seed", p.seed, "Seed of the synthetic circuit and its key")->capture_default_str();
+  bench_pipeline_->add_option("--seed", p.seed, "Seed of the synthetic circuit and its key")
+      ->capture_default_str();
   bench_pipeline_->add_option("--timeline", p.timeline, "Write a per-partition timeline CSV here");
   bench_pipeline_->add_flag("--cpu", p.cpu, "Prove on the CPU backend even in a CUDA build");
 

@@ -59,7 +59,8 @@ struct Engine::Impl {
 };
 
 Engine::Engine(EngineConfig cfg, std::vector<ProverBackend*> devices) {
-  if (devices.empty()) throw Error(ErrorCode::kInvalidArgument, "the engine needs at least one device (backend)");
+  if (devices.empty())
+    throw Error(ErrorCode::kInvalidArgument, "the engine needs at least one device (backend)");
   impl_ = std::make_unique<Impl>(std::move(cfg), devices);
 }
 
@@ -159,8 +160,10 @@ std::string Engine::metrics_text() const {
   render_metric(out, "cuzk_partitions_total", "counter",
                 "Partitions proved, failed, or dropped because their job was cancelled or failed.",
                 (double)c.partitions_completed, "result=\"completed\"");
-  render_metric(out, "cuzk_partitions_total", "counter", "", (double)c.partitions_failed, "result=\"failed\"");
-  render_metric(out, "cuzk_partitions_total", "counter", "", (double)c.partitions_dropped, "result=\"dropped\"");
+  render_metric(out, "cuzk_partitions_total", "counter", "", (double)c.partitions_failed,
+                "result=\"failed\"");
+  render_metric(out, "cuzk_partitions_total", "counter", "", (double)c.partitions_dropped,
+                "result=\"dropped\"");
   c.queue_ms.render(out, "cuzk_partition_queue_ms", "Time a partition waited in queues (ms).");
   c.synth_ms.render(out, "cuzk_partition_synthesis_ms", "Synthesis time of a partition (ms).");
   c.gpu_ms.render(out, "cuzk_partition_gpu_ms", "Duration of the backend start() call of a partition (ms).");
@@ -173,7 +176,8 @@ std::string Engine::metrics_text() const {
   render_metric(out, "cuzk_queue_depth", "gauge", qhelp, (double)s.final_queue, "queue=\"finalize\"");
   render_metric(out, "cuzk_partitions_in_flight", "gauge", "Partitions holding working memory.",
                 s.partitions_in_flight);
-  render_metric(out, "cuzk_memory_used_bytes", "gauge", "Host memory charged to the budget.", (double)s.memory_used);
+  render_metric(out, "cuzk_memory_used_bytes", "gauge", "Host memory charged to the budget.",
+                (double)s.memory_used);
   render_metric(out, "cuzk_memory_budget_bytes", "gauge", "The memory budget (0 = unlimited).",
                 (double)s.memory_budget);
   for (const DeviceStatus& d : s.devices)

@@ -52,7 +52,7 @@ struct JobRequest {
   std::string circuit_id;  ///< a circuit of the registry
   Priority priority = Priority::kNormal;
   std::vector<WitnessInput> partitions;  ///< at least one
-  std::string kind = "groth16";  ///< a label for queue statistics (e.g. the proof kind)
+  std::string kind = "groth16";          ///< a label for queue statistics (e.g. the proof kind)
 };
 
 /// Times of one partition, milliseconds: waiting in queues (before synthesis and before the GPU),

@@ -17,7 +17,8 @@ LoadedCircuit load_bellperson(const std::filesystem::path& params, const std::fi
   // registered and listed, and its jobs fail with this message.
   (void)r1cs;
   throw Error(ErrorCode::kInvalidArgument,
-              params.string() + ": bellperson .params files are not supported yet (this build has no .params reader)");
+              params.string() +
+                  ": bellperson .params files are not supported yet (this build has no .params reader)");
 }
 
 }  // namespace cuzk::engine

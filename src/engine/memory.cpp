@@ -103,8 +103,8 @@ uint64_t parse_size(const std::string& text, double auto_fraction, uint64_t safe
   while (end < t.size() && (std::isdigit((unsigned char)t[end]) || t[end] == '.')) end++;
   const std::string num = t.substr(0, end), unit = t.substr(end);
   static const std::pair<const char*, double> units[] = {
-      {"", 1},        {"b", 1},         {"kb", 1e3},      {"mb", 1e6},       {"gb", 1e9},
-      {"tb", 1e12},   {"kib", 1024.0},  {"mib", 1048576.0}, {"gib", 1073741824.0}, {"tib", 1099511627776.0}};
+      {"", 1},      {"b", 1},        {"kb", 1e3},        {"mb", 1e6},           {"gb", 1e9},
+      {"tb", 1e12}, {"kib", 1024.0}, {"mib", 1048576.0}, {"gib", 1073741824.0}, {"tib", 1099511627776.0}};
   const double* mult = nullptr;
   for (const auto& [u, m] : units)
     if (unit == u) mult = &m;
@@ -112,8 +112,9 @@ uint64_t parse_size(const std::string& text, double auto_fraction, uint64_t safe
   const double v = num.empty() ? NAN : std::strtod(num.c_str(), &stop);
   if (!mult || num.empty() || *stop != '\0' || !std::isfinite(v))
     throw Error(ErrorCode::kInvalidArgument,
-                "\"" + text + "\" is not a size: expected \"auto\" or a number with an optional unit (B, KB, MB, GB, "
-                              "TB, KiB, MiB, GiB, TiB), e.g. \"256GiB\"");
+                "\"" + text +
+                    "\" is not a size: expected \"auto\" or a number with an optional unit (B, KB, MB, GB, "
+                    "TB, KiB, MiB, GiB, TiB), e.g. \"256GiB\"");
   return (uint64_t)std::llround(v * *mult);
 }
 

@@ -14,8 +14,8 @@ namespace cuzk::engine {
 /// A cumulative histogram of milliseconds with fixed buckets (1 ms … 10 min, roughly ×2.5 apart).
 class Histogram {
  public:
-  static constexpr std::array<double, 14> kBounds = {1,    2.5,   5,     10,    25,     50,     100,
-                                                     250,  500,   1000,  2500,  10000,  60000,  600000};
+  static constexpr std::array<double, 14> kBounds = {1,   2.5, 5,    10,   25,    50,    100,
+                                                     250, 500, 1000, 2500, 10000, 60000, 600000};
   void observe(double ms);
   /// Appends `name_bucket{le=…}`, `name_sum` and `name_count` lines (with `help` and the TYPE line).
   void render(std::string& out, const std::string& name, const std::string& help) const;

@@ -14,10 +14,12 @@ Pipeline::Pipeline(const EngineConfig& c, Metrics& m, MemoryBudget& mem, Circuit
       t0_(Clock::now()) {
   if (!cfg.timeline_csv.empty()) {
     timeline_ = std::fopen(cfg.timeline_csv.c_str(), "w");
-    if (!timeline_) throw Error(ErrorCode::kIo, cfg.timeline_csv + ": cannot open the timeline file for writing");
-    std::fprintf(timeline_,
-                 "job,partition,circuit,device,submitted_ms,synth_start_ms,synth_end_ms,gpu_start_ms,gpu_end_ms,"
-                 "finalized_ms\n");
+    if (!timeline_)
+      throw Error(ErrorCode::kIo, cfg.timeline_csv + ": cannot open the timeline file for writing");
+    std::fprintf(
+        timeline_,
+        "job,partition,circuit,device,submitted_ms,synth_start_ms,synth_end_ms,gpu_start_ms,gpu_end_ms,"
+        "finalized_ms\n");
     std::fflush(timeline_);
   }
 }
@@ -26,7 +28,8 @@ Pipeline::~Pipeline() {
   if (timeline_) std::fclose(timeline_);
 }
 
-void Pipeline::log(LogLevel level, std::string event, std::vector<std::pair<std::string, std::string>> fields) const {
+void Pipeline::log(LogLevel level, std::string event,
+                   std::vector<std::pair<std::string, std::string>> fields) const {
   if (cfg.log) cfg.log(LogEvent{level, std::move(event), std::move(fields)});
 }
 

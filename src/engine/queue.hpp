@@ -82,7 +82,9 @@ class WorkQueue {
  private:
   // std heap functions keep the *largest* element first: "largest" = runs first.
   struct After {
-    bool operator()(const std::unique_ptr<T>& x, const std::unique_ptr<T>& y) const { return Before{}(*y, *x); }
+    bool operator()(const std::unique_ptr<T>& x, const std::unique_ptr<T>& y) const {
+      return Before{}(*y, *x);
+    }
   };
   const size_t capacity_;
   mutable std::mutex mu_;

@@ -17,8 +17,8 @@ uint64_t resident_bytes(const LoadedCircuit& c) {
 struct CircuitRegistry::Entry {
   std::string id, kind;
   CircuitLoader loader;
-  std::mutex load_mu;       // one load at a time; held by the loading thread only
-  LoadedCircuit circuit;    // guarded by the registry's mu_ (read by leases after load)
+  std::mutex load_mu;     // one load at a time; held by the loading thread only
+  LoadedCircuit circuit;  // guarded by the registry's mu_ (read by leases after load)
   MemoryBudget::Reservation memory;
   unsigned refs = 0;
   uint64_t last_use = 0;
@@ -50,7 +50,8 @@ void CircuitRegistry::Lease::reset() {
 
 void CircuitRegistry::add(const std::string& id, const std::string& kind, CircuitLoader loader) {
   std::lock_guard lk(mu_);
-  if (entries_.count(id)) throw Error(ErrorCode::kInvalidArgument, "circuit \"" + id + "\" is registered twice");
+  if (entries_.count(id))
+    throw Error(ErrorCode::kInvalidArgument, "circuit \"" + id + "\" is registered twice");
   auto e = std::make_unique<Entry>();
   e->id = id;
   e->kind = kind;
@@ -93,9 +94,11 @@ CircuitRegistry::Lease CircuitRegistry::acquire(const std::string& id) {
   if (loaded) return lease;
   const auto t0 = Clock::now();
   LoadedCircuit c = e->loader();  // may throw: the lease's destructor drops the reference
-  if (!c.key || !c.cs) throw Error(ErrorCode::kInternal, "circuit \"" + id + "\": the loader returned nothing");
+  if (!c.key || !c.cs)
+    throw Error(ErrorCode::kInternal, "circuit \"" + id + "\": the loader returned nothing");
   if (c.key->convention != c.cs->convention)
-    throw Error(ErrorCode::kInvalidArgument, "circuit \"" + id + "\": the key and the constraint system use different H conventions");
+    throw Error(ErrorCode::kInvalidArgument,
+                "circuit \"" + id + "\": the key and the constraint system use different H conventions");
   const double ms = ms_between(t0, Clock::now());
   const uint64_t bytes = resident_bytes(c);
   {
@@ -110,7 +113,10 @@ CircuitRegistry::Lease CircuitRegistry::acquire(const std::string& id) {
   if (log_)
     log_({LogLevel::kInfo,
           "circuit_loaded",
-          {{"circuit", id}, {"kind", e->kind}, {"bytes", std::to_string(bytes)}, {"load_ms", std::to_string((long)ms)}}});
+          {{"circuit", id},
+           {"kind", e->kind},
+           {"bytes", std::to_string(bytes)},
+           {"load_ms", std::to_string((long)ms)}}});
   return lease;
 }
 
@@ -132,7 +138,9 @@ void CircuitRegistry::evict_to_budget(const Entry* keep) {
     victim->circuit = {};
     victim->memory.reset();
     if (log_)
-      log_({LogLevel::kInfo, "circuit_evicted", {{"circuit", victim->id}, {"bytes", std::to_string(bytes)}, {"why", "memory budget"}}});
+      log_({LogLevel::kInfo,
+            "circuit_evicted",
+            {{"circuit", victim->id}, {"bytes", std::to_string(bytes)}, {"why", "memory budget"}}});
   }
 }
 
@@ -152,13 +160,16 @@ CircuitRegistry::EvictResult CircuitRegistry::evict(const std::string& id) {
   if (it == entries_.end()) throw Error(ErrorCode::kInvalidArgument, "unknown circuit \"" + id + "\"");
   Entry& e = *it->second;
   if (e.refs > 0)
-    throw Error(ErrorCode::kInvalidArgument,
-                "circuit \"" + id + "\" is in use by " + std::to_string(e.refs) + " partition(s): not evicted");
+    throw Error(ErrorCode::kInvalidArgument, "circuit \"" + id + "\" is in use by " + std::to_string(e.refs) +
+                                                 " partition(s): not evicted");
   if (!e.circuit.key) return {false, 0};
   const uint64_t bytes = e.memory.bytes();
   e.circuit = {};
   e.memory.reset();
-  if (log_) log_({LogLevel::kInfo, "circuit_evicted", {{"circuit", id}, {"bytes", std::to_string(bytes)}, {"why", "request"}}});
+  if (log_)
+    log_({LogLevel::kInfo,
+          "circuit_evicted",
+          {{"circuit", id}, {"bytes", std::to_string(bytes)}, {"why", "request"}}});
   return {true, bytes};
 }
 

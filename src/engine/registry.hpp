@@ -36,11 +36,11 @@ uint64_t resident_bytes(const LoadedCircuit& c);
 /// One circuit as GetStatus reports it.
 struct CircuitInfo {
   std::string id;
-  std::string kind;       ///< the loader's kind ("circom", "bellperson", "synthetic")
-  bool resident = false;  ///< loaded in host memory (cuzk's tier HOT), else on disk (COLD)
-  uint64_t bytes = 0;     ///< resident bytes (0 when not loaded)
-  unsigned ref_count = 0; ///< partitions in flight using it
-  double load_ms = 0;     ///< how long the last load took
+  std::string kind;        ///< the loader's kind ("circom", "bellperson", "synthetic")
+  bool resident = false;   ///< loaded in host memory (cuzk's tier HOT), else on disk (COLD)
+  uint64_t bytes = 0;      ///< resident bytes (0 when not loaded)
+  unsigned ref_count = 0;  ///< partitions in flight using it
+  double load_ms = 0;      ///< how long the last load took
 };
 
 /// The registry. Thread-safe.

@@ -17,8 +17,8 @@ Assignment synthesize_partition(const ConstraintSystem& cs, const WitnessInput& 
   const std::vector<Fr> values = read_wtns(BinFile::from_bytes(w.wtns, "the witness (.wtns)", "wtns", 2));
   if (values.size() != cs.n_vars())
     throw Error(ErrorCode::kInvalidArgument, "the witness has " + std::to_string(values.size()) +
-                                                 " values but the circuit has " + std::to_string(cs.n_vars()) +
-                                                 " variables");
+                                                 " values but the circuit has " +
+                                                 std::to_string(cs.n_vars()) + " variables");
   return synthesize(cs, values, pool);
 }
 

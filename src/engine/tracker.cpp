@@ -6,21 +6,30 @@ namespace cuzk::engine {
 
 const char* to_string(Priority p) {
   switch (p) {
-    case Priority::kLow: return "low";
-    case Priority::kNormal: return "normal";
-    case Priority::kHigh: return "high";
-    case Priority::kCritical: return "critical";
+    case Priority::kLow:
+      return "low";
+    case Priority::kNormal:
+      return "normal";
+    case Priority::kHigh:
+      return "high";
+    case Priority::kCritical:
+      return "critical";
   }
   return "normal";
 }
 
 const char* to_string(JobState s) {
   switch (s) {
-    case JobState::kQueued: return "queued";
-    case JobState::kRunning: return "running";
-    case JobState::kCompleted: return "completed";
-    case JobState::kFailed: return "failed";
-    case JobState::kCancelled: return "cancelled";
+    case JobState::kQueued:
+      return "queued";
+    case JobState::kRunning:
+      return "running";
+    case JobState::kCompleted:
+      return "completed";
+    case JobState::kFailed:
+      return "failed";
+    case JobState::kCancelled:
+      return "cancelled";
   }
   return "unknown";
 }
@@ -128,13 +137,19 @@ void Tracker::finish(Job& job, JobState s, const std::string& error) {
       metrics_.jobs_completed++;
       metrics_.job_total_ms.observe(total);
       break;
-    case JobState::kFailed: metrics_.jobs_failed++; break;
-    default: metrics_.jobs_cancelled++; break;
+    case JobState::kFailed:
+      metrics_.jobs_failed++;
+      break;
+    default:
+      metrics_.jobs_cancelled++;
+      break;
   }
   if (log_) {
     LogEvent ev{s == JobState::kFailed ? LogLevel::kWarn : LogLevel::kInfo,
                 "job_" + std::string(to_string(s)),
-                {{"job", job.id}, {"circuit", job.circuit_id}, {"partitions", std::to_string(job.n_partitions)},
+                {{"job", job.id},
+                 {"circuit", job.circuit_id},
+                 {"partitions", std::to_string(job.n_partitions)},
                  {"total_ms", std::to_string((long)total)}}};
     if (!error.empty()) ev.fields.emplace_back("error", error);
     log_(ev);

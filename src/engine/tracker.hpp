@@ -85,7 +85,7 @@ class Tracker {
 
  private:
   void finish(Job& job, JobState s, const std::string& error);  // caller holds mu_
-  JobResult result(const Job& job) const;                      // caller holds mu_
+  JobResult result(const Job& job) const;                       // caller holds mu_
   Metrics& metrics_;
   LogSink log_;
   const size_t retained_;

@@ -1,9 +1,10 @@
 #include "service/config.hpp"
 
+#include <toml++/toml.h>
+
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "engine/memory.hpp"
 #include "util/error.hpp"
@@ -36,7 +37,8 @@ class TableReader {
     if (!n->is_integer()) fail(key, "expected an integer");
     const int64_t v = n->as_integer()->get();
     if (v < (int64_t)min || v > (int64_t)max)
-      fail(key, "must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " + std::to_string(v));
+      fail(key, "must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " +
+                    std::to_string(v));
     out = (unsigned)v;
   }
 
@@ -78,7 +80,8 @@ class TableReader {
 const toml::table* section(const toml::table& root, const char* name, const std::string& file) {
   const toml::node* n = root.get(name);
   if (!n) return nullptr;
-  if (!n->is_table()) throw Error(ErrorCode::kInvalidArgument, file + ": " + name + ": expected a table [" + name + "]");
+  if (!n->is_table())
+    throw Error(ErrorCode::kInvalidArgument, file + ": " + name + ": expected a table [" + name + "]");
   return n->as_table();
 }
 
@@ -92,7 +95,8 @@ void check_address(const std::string& file, const char* key, const std::string& 
   }
   const size_t colon = addr.rfind(':');
   if (colon == std::string::npos || colon == 0)
-    bad(allow_unix ? "is not an address: expected host:port or unix:///path.sock" : "is not an address: expected host:port");
+    bad(allow_unix ? "is not an address: expected host:port or unix:///path.sock"
+                   : "is not an address: expected host:port");
   const std::string port = addr.substr(colon + 1);
   if (port.empty() || port.find_first_not_of("0123456789") != std::string::npos || std::stoul(port) > 65535)
     bad("has no valid port (0..65535)");
@@ -111,18 +115,21 @@ engine::EngineConfig ServiceConfig::engine_config() const {
   return e;
 }
 
-ServiceConfig parse_config(std::string_view text, const std::string& name, const std::filesystem::path& base_dir) {
+ServiceConfig parse_config(std::string_view text, const std::string& name,
+                           const std::filesystem::path& base_dir) {
   toml::table root;
   try {
     root = toml::parse(text, name);
   } catch (const toml::parse_error& e) {
     const auto& b = e.source().begin;
-    throw Error(ErrorCode::kInvalidArgument, name + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
+    throw Error(ErrorCode::kInvalidArgument, name + ":" + std::to_string(b.line) + ":" +
+                                                 std::to_string(b.column) +
                                                  ": not valid TOML: " + std::string(e.description()));
   }
   ServiceConfig c;
   TableReader top(root, "", name);
-  top.accept({"daemon", "gpus", "memory", "synthesis", "pipeline", "scheduler", "srs", "logging", "circuits"});
+  top.accept(
+      {"daemon", "gpus", "memory", "synthesis", "pipeline", "scheduler", "srs", "logging", "circuits"});
   top.no_unknown_keys();
 
   if (const toml::table* t = section(root, "daemon", name)) {
@@ -149,7 +156,8 @@ ServiceConfig parse_config(std::string_view text, const std::string& name, const
     TableReader r(*t, "pipeline.", name);
     bool enabled = true;
     r.boolean("enabled", enabled);
-    if (!enabled) r.fail("enabled", "false is not supported: this daemon always overlaps synthesis and proving");
+    if (!enabled)
+      r.fail("enabled", "false is not supported: this daemon always overlaps synthesis and proving");
     r.uint("synthesis_lookahead", c.synthesis_lookahead, 1, 1024);
     r.uint("synthesis_concurrency", c.synthesis_concurrency, 1, 1024);
     r.uint("max_parallel_synthesis", c.max_parallel_synthesis, 0, 1024);
@@ -221,7 +229,8 @@ ServiceConfig parse_config(std::string_view text, const std::string& name, const
       if (!ids.insert(cc.id).second) r.fail("id", "\"" + cc.id + "\" is used by two circuits");
       auto path = [&](const char* key, const std::string& p) {
         if (p.empty()) r.fail(key, "missing: a " + cc.kind + " circuit needs it");
-        std::filesystem::path full = std::filesystem::path(p).is_absolute() ? std::filesystem::path(p) : base / p;
+        std::filesystem::path full =
+            std::filesystem::path(p).is_absolute() ? std::filesystem::path(p) : base / p;
         if (!std::filesystem::is_regular_file(full)) r.fail(key, full.string() + ": no such file");
         return full;
       };

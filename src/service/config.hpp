@@ -16,10 +16,10 @@ namespace cuzk::service {
 
 /// One circuit the daemon serves.
 struct CircuitConfig {
-  std::string id;    ///< what SubmitProofRequest.circuit_id names
-  std::string kind;  ///< "circom" (zkey) or "bellperson" (params + r1cs)
+  std::string id;                            ///< what SubmitProofRequest.circuit_id names
+  std::string kind;                          ///< "circom" (zkey) or "bellperson" (params + r1cs)
   std::filesystem::path zkey, params, r1cs;  ///< resolved against the config file's folder
-  bool preload = false;  ///< load at start instead of on first use
+  bool preload = false;                      ///< load at start instead of on first use
 };
 
 /// The whole configuration, with cuzk's defaults.
@@ -47,7 +47,8 @@ struct ServiceConfig {
 
 /// Parses TOML text; `name` (the path) prefixes errors and relative circuit paths are resolved against
 /// `base_dir`. Throws Error(kInvalidArgument, "<name>: <key>: <problem>") for a bad document.
-ServiceConfig parse_config(std::string_view toml_text, const std::string& name, const std::filesystem::path& base_dir);
+ServiceConfig parse_config(std::string_view toml_text, const std::string& name,
+                           const std::filesystem::path& base_dir);
 /// Reads and parses a file. Throws Error(kIo) when it cannot be read.
 ServiceConfig load_config(const std::filesystem::path& path);
 

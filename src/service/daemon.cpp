@@ -17,10 +17,14 @@ namespace {
 
 spdlog::level::level_enum spd_level(engine::LogLevel l) {
   switch (l) {
-    case engine::LogLevel::kDebug: return spdlog::level::debug;
-    case engine::LogLevel::kInfo: return spdlog::level::info;
-    case engine::LogLevel::kWarn: return spdlog::level::warn;
-    case engine::LogLevel::kError: return spdlog::level::err;
+    case engine::LogLevel::kDebug:
+      return spdlog::level::debug;
+    case engine::LogLevel::kInfo:
+      return spdlog::level::info;
+    case engine::LogLevel::kWarn:
+      return spdlog::level::warn;
+    case engine::LogLevel::kError:
+      return spdlog::level::err;
   }
   return spdlog::level::info;
 }
@@ -71,12 +75,14 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   b.RegisterService(m.service.get());
   m.server = b.BuildAndStart();
   if (!m.server)
-    throw Error(ErrorCode::kInvalidArgument, "daemon.listen: cannot listen on " + cfg.listen +
-                                                 " (address in use, not local, or the socket folder is missing)");
+    throw Error(ErrorCode::kInvalidArgument,
+                "daemon.listen: cannot listen on " + cfg.listen +
+                    " (address in use, not local, or the socket folder is missing)");
   if (!cfg.status_listen.empty()) m.http = std::make_unique<HttpStatusServer>(*m.engine, cfg.status_listen);
-  spdlog::info("cuzk daemon listening: grpc={} (port {}) http={} (port {}) devices={} circuits={} memory_budget={}",
-               cfg.listen, m.grpc_port, cfg.status_listen.empty() ? "off" : cfg.status_listen, http_port(), n_dev,
-               cfg.circuits.size(), cfg.memory_budget_bytes);
+  spdlog::info(
+      "cuzk daemon listening: grpc={} (port {}) http={} (port {}) devices={} circuits={} memory_budget={}",
+      cfg.listen, m.grpc_port, cfg.status_listen.empty() ? "off" : cfg.status_listen, http_port(), n_dev,
+      cfg.circuits.size(), cfg.memory_budget_bytes);
 }
 
 Daemon::~Daemon() { shutdown(); }

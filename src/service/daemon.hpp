@@ -13,9 +13,10 @@ namespace cuzk::service {
 /// A running daemon. Construction starts everything; shutdown() drains and stops it.
 class Daemon {
  public:
-  /// Sets spdlog's level to cfg.log_level, creates the backends (one per device; CPU backends when the build has no GPU backend), the engine,
-  /// registers cfg's circuits (loading those marked preload), then listens. Throws Error(kInvalidArgument)
-  /// naming the address when gRPC or HTTP cannot listen, or the loader's error for a preload.
+  /// Sets spdlog's level to cfg.log_level, creates the backends (one per device; CPU backends when the build
+  /// has no GPU backend), the engine, registers cfg's circuits (loading those marked preload), then listens.
+  /// Throws Error(kInvalidArgument) naming the address when gRPC or HTTP cannot listen, or the loader's error
+  /// for a preload.
   explicit Daemon(const ServiceConfig& cfg);
   ~Daemon();
   Daemon(const Daemon&) = delete;

@@ -17,9 +17,12 @@ Status error_status(const std::exception& e) {
     switch (ce->code()) {
       case ErrorCode::kInvalidArgument:
       case ErrorCode::kInvalidEncoding:
-      case ErrorCode::kInvalidFile: return Status(StatusCode::FAILED_PRECONDITION, e.what());
-      case ErrorCode::kIo: return Status(StatusCode::UNAVAILABLE, e.what());
-      default: break;
+      case ErrorCode::kInvalidFile:
+        return Status(StatusCode::FAILED_PRECONDITION, e.what());
+      case ErrorCode::kIo:
+        return Status(StatusCode::UNAVAILABLE, e.what());
+      default:
+        break;
     }
   }
   return Status(StatusCode::INTERNAL, e.what());
@@ -29,11 +32,13 @@ class ProvingService final : public v1::ProvingEngine::Service {
  public:
   explicit ProvingService(engine::Engine& e) : engine_(e) {}
 
-  Status SubmitProof(ServerContext*, const v1::SubmitProofRequest* req, v1::SubmitProofResponse* resp) override {
+  Status SubmitProof(ServerContext*, const v1::SubmitProofRequest* req,
+                     v1::SubmitProofResponse* resp) override {
     return submit(*req, resp);
   }
 
-  Status AwaitProof(ServerContext* ctx, const v1::AwaitProofRequest* req, v1::AwaitProofResponse* resp) override {
+  Status AwaitProof(ServerContext* ctx, const v1::AwaitProofRequest* req,
+                    v1::AwaitProofResponse* resp) override {
     return await(ctx, req->job_id(), req->timeout_ms(), resp);
   }
 
@@ -43,7 +48,8 @@ class ProvingService final : public v1::ProvingEngine::Service {
     return await(ctx, sub.job_id(), 0, resp->mutable_result());
   }
 
-  Status CancelProof(ServerContext*, const v1::CancelProofRequest* req, v1::CancelProofResponse* resp) override {
+  Status CancelProof(ServerContext*, const v1::CancelProofRequest* req,
+                     v1::CancelProofResponse* resp) override {
     std::optional<bool> r = engine_.cancel(req->job_id());
     resp->set_found(r.has_value());
     resp->set_was_running(r.value_or(false));
@@ -118,10 +124,11 @@ class ProvingService final : public v1::ProvingEngine::Service {
   Status submit(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
     v1::ProofKind kind = req.proof_kind();
     if (kind != v1::PROOF_KIND_UNSPECIFIED && kind != v1::CIRCOM_GROTH16 && kind != v1::BELLPERSON_GROTH16)
-      return Status(StatusCode::UNIMPLEMENTED,
-                    "proof kind " + v1::ProofKind_Name(kind) +
-                        " (Filecoin vanilla proofs) is not supported: submit CIRCOM_GROTH16 or BELLPERSON_GROTH16 "
-                        "with circuit_id and witnesses");
+      return Status(
+          StatusCode::UNIMPLEMENTED,
+          "proof kind " + v1::ProofKind_Name(kind) +
+              " (Filecoin vanilla proofs) is not supported: submit CIRCOM_GROTH16 or BELLPERSON_GROTH16 "
+              "with circuit_id and witnesses");
     if (req.circuit_id().empty()) return Status(StatusCode::INVALID_ARGUMENT, "circuit_id is empty");
     if (req.witnesses_size() == 0)
       return Status(StatusCode::INVALID_ARGUMENT, "no witness: give one .wtns per partition in witnesses");
@@ -130,7 +137,8 @@ class ProvingService final : public v1::ProvingEngine::Service {
       const v1::ProofKind want = ck == "bellperson" ? v1::BELLPERSON_GROTH16 : v1::CIRCOM_GROTH16;
       if (kind != v1::PROOF_KIND_UNSPECIFIED && kind != want)
         return Status(StatusCode::INVALID_ARGUMENT, "circuit \"" + req.circuit_id() + "\" is a " + ck +
-                                                        " circuit: proof_kind must be " + v1::ProofKind_Name(want));
+                                                        " circuit: proof_kind must be " +
+                                                        v1::ProofKind_Name(want));
       kind = want;
     }
     engine::JobRequest jr;
@@ -139,7 +147,8 @@ class ProvingService final : public v1::ProvingEngine::Service {
     const int pr = req.priority();
     jr.priority = pr >= 1 && pr <= 4 ? engine::Priority(pr) : engine::Priority::kNormal;
     jr.kind = kind == v1::PROOF_KIND_UNSPECIFIED ? "UNKNOWN" : v1::ProofKind_Name(kind);
-    for (const std::string& w : req.witnesses()) jr.partitions.push_back({{}, nullptr, std::vector<uint8_t>(w.begin(), w.end())});
+    for (const std::string& w : req.witnesses())
+      jr.partitions.push_back({{}, nullptr, std::vector<uint8_t>(w.begin(), w.end())});
     try {
       engine::SubmitResult r = engine_.submit(std::move(jr));
       resp->set_job_id(r.job_id);
@@ -150,7 +159,8 @@ class ProvingService final : public v1::ProvingEngine::Service {
     }
   }
 
-  Status await(ServerContext* ctx, const std::string& job_id, uint64_t timeout_ms, v1::AwaitProofResponse* resp) {
+  Status await(ServerContext* ctx, const std::string& job_id, uint64_t timeout_ms,
+               v1::AwaitProofResponse* resp) {
     resp->set_job_id(job_id);
     // Wait in slices so that a client that goes away frees its server thread.
     const auto t0 = engine::Clock::now();
@@ -168,10 +178,18 @@ class ProvingService final : public v1::ProvingEngine::Service {
       if (timeout_ms && engine::ms_between(t0, engine::Clock::now()) >= (double)timeout_ms) break;
     }
     switch (r->state) {
-      case engine::JobState::kCompleted: resp->set_status(v1::AwaitProofResponse::COMPLETED); break;
-      case engine::JobState::kFailed: resp->set_status(v1::AwaitProofResponse::FAILED); break;
-      case engine::JobState::kCancelled: resp->set_status(v1::AwaitProofResponse::CANCELLED); break;
-      default: resp->set_status(v1::AwaitProofResponse::TIMEOUT); break;
+      case engine::JobState::kCompleted:
+        resp->set_status(v1::AwaitProofResponse::COMPLETED);
+        break;
+      case engine::JobState::kFailed:
+        resp->set_status(v1::AwaitProofResponse::FAILED);
+        break;
+      case engine::JobState::kCancelled:
+        resp->set_status(v1::AwaitProofResponse::CANCELLED);
+        break;
+      default:
+        resp->set_status(v1::AwaitProofResponse::TIMEOUT);
+        break;
     }
     resp->set_error_message(r->error);
     resp->set_queue_wait_ms((uint64_t)r->queue_wait_ms);

@@ -35,7 +35,8 @@ std::string status_json(const engine::EngineStatus& s) {
                {"cancelled", s.jobs_cancelled},
                {"by_kind", nlohmann::json::array()}};
   for (const auto& k : s.kinds)
-    j["jobs"]["by_kind"].push_back({{"proof_kind", k.kind}, {"pending", k.pending}, {"in_progress", k.in_progress}});
+    j["jobs"]["by_kind"].push_back(
+        {{"proof_kind", k.kind}, {"pending", k.pending}, {"in_progress", k.in_progress}});
   j["partitions_completed"] = s.partitions_completed;
   j["queues"] = {{"synthesis", s.synth_queue}, {"gpu", s.gpu_queue}, {"finalize", s.final_queue}};
   j["memory"] = {{"used_bytes", s.memory_used},
@@ -52,7 +53,8 @@ struct HttpStatusServer::Impl {
   int port = 0;
 };
 
-HttpStatusServer::HttpStatusServer(engine::Engine& engine, const std::string& addr) : impl_(std::make_unique<Impl>()) {
+HttpStatusServer::HttpStatusServer(engine::Engine& engine, const std::string& addr)
+    : impl_(std::make_unique<Impl>()) {
   const size_t colon = addr.rfind(':');
   const std::string host = addr.substr(0, colon);
   const int port = std::stoi(addr.substr(colon + 1));
@@ -62,9 +64,11 @@ HttpStatusServer::HttpStatusServer(engine::Engine& engine, const std::string& ad
   impl_->server.Get("/status", [&engine](const httplib::Request&, httplib::Response& res) {
     res.set_content(status_json(engine.status()), "application/json");
   });
-  impl_->port = port == 0 ? impl_->server.bind_to_any_port(host) : (impl_->server.bind_to_port(host, port) ? port : -1);
+  impl_->port =
+      port == 0 ? impl_->server.bind_to_any_port(host) : (impl_->server.bind_to_port(host, port) ? port : -1);
   if (impl_->port < 0)
-    throw Error(ErrorCode::kInvalidArgument, "daemon.status_listen: cannot listen on " + addr + " (in use or not a local address)");
+    throw Error(ErrorCode::kInvalidArgument,
+                "daemon.status_listen: cannot listen on " + addr + " (in use or not a local address)");
   impl_->thread = std::thread([this] { impl_->server.listen_after_bind(); });
 }
 

@@ -60,9 +60,11 @@ TEST(ServiceConfig, BadValuesNameTheKeyAndTheProblem) {
   EXPECT_EQ(config_error("[gpus]\ndevices = \"all\"\n"),
             "t.toml: gpus.devices: expected an array of GPU ordinals, e.g. [0, 1]");
   EXPECT_EQ(config_error("[daemon]\nlisten = 9820\n"), "t.toml: daemon.listen: expected a string");
-  EXPECT_NE(config_error("[daemon]\nlisten = \"localhost\"\n").find("daemon.listen: \"localhost\" is not an address"),
+  EXPECT_NE(config_error("[daemon]\nlisten = \"localhost\"\n")
+                .find("daemon.listen: \"localhost\" is not an address"),
             std::string::npos);
-  EXPECT_NE(config_error("[memory]\ntotal_budget = \"3 apples\"\n").find("memory.total_budget: \"3 apples\" is not a size"),
+  EXPECT_NE(config_error("[memory]\ntotal_budget = \"3 apples\"\n")
+                .find("memory.total_budget: \"3 apples\" is not a size"),
             std::string::npos);
   EXPECT_EQ(config_error("[pipeline]\nfoo = 1\n"), "t.toml: pipeline.foo: unknown key");
   EXPECT_EQ(config_error("[logging]\nlevel = \"loud\"\n"),
@@ -85,8 +87,8 @@ struct Served {
             "[[circuits]]\nid = \"tiny\"\nzkey = \"tiny/mul_final.zkey\"\n",
         "test.toml", kData);
     daemon = std::make_unique<Daemon>(cfg);
-    stub = v1::ProvingEngine::NewStub(
-        grpc::CreateChannel("127.0.0.1:" + std::to_string(daemon->grpc_port()), grpc::InsecureChannelCredentials()));
+    stub = v1::ProvingEngine::NewStub(grpc::CreateChannel("127.0.0.1:" + std::to_string(daemon->grpc_port()),
+                                                          grpc::InsecureChannelCredentials()));
     vk = engine::load_circom(kData + "mimc/mimc_dev.zkey").key->verifying_key();
     tiny_vk = engine::load_circom(kData + "tiny/mul_final.zkey").key->verifying_key();
   }
@@ -106,7 +108,8 @@ struct Served {
     return resp.result();
   }
   /// Every partition's proof verifies, and the zcash bytes hold the same proofs as the JSON.
-  void expect_valid(const v1::AwaitProofResponse& r, int partitions, const std::string& circuit = "mimc") const {
+  void expect_valid(const v1::AwaitProofResponse& r, int partitions,
+                    const std::string& circuit = "mimc") const {
     ASSERT_EQ(r.status(), v1::AwaitProofResponse::COMPLETED) << r.error_message();
     ASSERT_EQ(r.proof_json_size(), partitions);
     ASSERT_EQ(r.proof().size(), (size_t)partitions * kZcashProofBytes);
@@ -313,11 +316,13 @@ TEST(ServiceGrpc, ShutdownCancelsQueuedJobsAndAnswersWaitingClients) {
 
 TEST(ServiceGrpc, UnixSocket) {
   const std::string sock = "/tmp/cuzk-test-" + std::to_string(getpid()) + ".sock";
-  ServiceConfig cfg = parse_config("[daemon]\nlisten = \"unix://" + sock +
-                                       "\"\n[logging]\nlevel = \"warn\"\n[[circuits]]\nid = \"tiny\"\nzkey = \"tiny/mul_final.zkey\"\n",
-                                   "t.toml", kData);
+  ServiceConfig cfg = parse_config(
+      "[daemon]\nlisten = \"unix://" + sock +
+          "\"\n[logging]\nlevel = \"warn\"\n[[circuits]]\nid = \"tiny\"\nzkey = \"tiny/mul_final.zkey\"\n",
+      "t.toml", kData);
   Daemon d(cfg);
-  auto stub = v1::ProvingEngine::NewStub(grpc::CreateChannel("unix://" + sock, grpc::InsecureChannelCredentials()));
+  auto stub =
+      v1::ProvingEngine::NewStub(grpc::CreateChannel("unix://" + sock, grpc::InsecureChannelCredentials()));
   v1::ProveRequest req;
   req.mutable_submit()->set_circuit_id("tiny");
   req.mutable_submit()->add_witnesses(file_text(kData + "tiny/mul.wtns"));
@@ -326,7 +331,8 @@ TEST(ServiceGrpc, UnixSocket) {
   ASSERT_TRUE(stub->Prove(&ctx, req, &resp).ok());
   EXPECT_EQ(resp.result().status(), v1::AwaitProofResponse::COMPLETED) << resp.result().error_message();
   const VerifyingKey vk = engine::load_circom(kData + "tiny/mul_final.zkey").key->verifying_key();
-  EXPECT_TRUE(verify(vk, public_from_json(resp.result().public_json(0)), proof_from_json(resp.result().proof_json(0))));
+  EXPECT_TRUE(verify(vk, public_from_json(resp.result().public_json(0)),
+                     proof_from_json(resp.result().proof_json(0))));
   d.shutdown();
   std::filesystem::remove(sock);
 }
