@@ -16,6 +16,7 @@
 #include "bench_cpu.hpp"
 #include "bench_gpu.hpp"
 #include "bench_gpu_msm.hpp"
+#include "engine_commands.hpp"  // serve, client, bench batch, bench pipeline
 #include "formats/decimal.hpp"
 #include "formats/r1cs.hpp"
 #include "formats/snarkjs_json.hpp"
@@ -164,6 +165,8 @@ int main(int argc, char** argv) {
   auto* bench_arith =
       bench->add_subcommand("gpu-arith", "GPU Fp/Fr multiplications and G1 mixed additions per second");
 
+  cuzk::cli::EngineCommands engine_commands(app, *bench);  // serve, client, bench batch/pipeline
+
   // -q and --threads are accepted after the subcommand too
   for (CLI::App* sub : {prove, verify_cmd, setup_cmd, zkey_cmd, export_vk, info_cmd, selfcheck, bench,
                         bench_msm, bench_ntt, bench_arith})
@@ -180,6 +183,7 @@ int main(int argc, char** argv) {
   }
   Progress progress(quiet);
   try {
+    if (auto rc = engine_commands.run(threads, quiet)) return *rc;
     if (*prove) {
       progress("reading " + zkey_path);
       Zkey zk = read_zkey(zkey_path);

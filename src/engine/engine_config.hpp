@@ -1,0 +1,38 @@
+// The engine's settings (the daemon fills them from cuzk.toml: pipeline.*, synthesis.*, gpus.*,
+// memory.*; the pipeline benchmark from its flags).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "engine/log.hpp"
+
+namespace cuzk::engine {
+
+/// Settings of an Engine. Zero means "pick a default" where noted.
+struct EngineConfig {
+  /// Partitions synthesized at once (pipeline.max_parallel_synthesis); 0 = 1.
+  unsigned synthesis_workers = 1;
+  /// CPU threads for synthesis, split among the workers (synthesis.threads); 0 = half the cores.
+  unsigned synthesis_threads = 0;
+  /// GPU workers per device (gpus.gpu_workers_per_device): each calls start() and loops back at once.
+  unsigned gpu_workers_per_device = 2;
+  /// Threads that finalize (wait for the backend, epilogue, verify); 0 = gpu workers of all devices.
+  unsigned finalizer_threads = 0;
+  /// Synthesized partitions that may wait for a GPU worker (pipeline.synthesis_lookahead); ≥ 1.
+  size_t synthesis_lookahead = 1;
+  /// Host-memory budget in bytes for resident circuits and partitions in flight (memory.total_budget);
+  /// 0 = unlimited.
+  uint64_t memory_budget = 0;
+  /// Verify every proof with the pairing before returning it (a few ms each).
+  bool verify_proofs = true;
+  /// Finished jobs remembered for AwaitProof and idempotent resubmission.
+  size_t retained_jobs = 10000;
+  /// When set, one CSV line per proved partition (stage start/end times, ms since engine start).
+  std::string timeline_csv;
+  /// Receives the engine's structured log events (may be empty).
+  LogSink log;
+};
+
+}  // namespace cuzk::engine

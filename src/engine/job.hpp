@@ -1,0 +1,81 @@
+// Jobs: what a client submits (one or more partitions of one circuit, one witness each) and what it
+// gets back (one proof per partition, in partition order, or the reason the job failed).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ff/bls12_381.hpp"
+#include "groth16/key.hpp"
+
+namespace cuzk::engine {
+
+using Clock = std::chrono::steady_clock;
+
+/// Milliseconds between two instants (b − a), as a double.
+inline double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+/// Scheduling priority; higher runs first. Values are cuzk.v1's Priority enum.
+enum class Priority : int { kLow = 1, kNormal = 2, kHigh = 3, kCritical = 4 };
+
+/// "low", "normal", "high", "critical".
+const char* to_string(Priority p);
+
+/// A job's state. kQueued until its first partition starts synthesis, then kRunning, then one of the
+/// three final states.
+enum class JobState { kQueued, kRunning, kCompleted, kFailed, kCancelled };
+
+/// "queued", "running", "completed", "failed", "cancelled".
+const char* to_string(JobState s);
+inline bool is_final(JobState s) { return s != JobState::kQueued && s != JobState::kRunning; }
+
+/// The witness of one partition: the full assignment inputs ‖ aux (variable 0 = ONE), as Fr values
+/// (Montgomery form), as values shared between partitions (benchmarks: one big witness, many
+/// partitions), or as the bytes of a .wtns v2 file, decoded by a synthesis worker (so a corrupt witness
+/// fails its own job there, off the submitting thread). The first non-empty of the three is used.
+struct WitnessInput {
+  std::vector<Fr> values;
+  std::shared_ptr<const std::vector<Fr>> shared;
+  std::vector<uint8_t> wtns;
+};
+
+/// What a client submits.
+struct JobRequest {
+  /// Idempotency key: a second submit with the same non-empty id returns the first job (while the
+  /// engine remembers it, see EngineConfig::retained_jobs) and queues nothing.
+  std::string request_id;
+  std::string circuit_id;  ///< a circuit of the registry
+  Priority priority = Priority::kNormal;
+  std::vector<WitnessInput> partitions;  ///< at least one
+  std::string kind = "groth16";          ///< a label for queue statistics (e.g. the proof kind)
+};
+
+/// Times of one partition, milliseconds: waiting in queues (before synthesis and before the GPU),
+/// synthesis (witness decoding + A·w, B·w, C·w), the backend's start() call ("GPU part"), its b_g2 MSM
+/// and the epilogue (from the backend's and the prover's stage times), and submit → proof.
+struct PartitionTiming {
+  double queue_ms = 0, synth_ms = 0, gpu_ms = 0, b_g2_ms = 0, epilogue_ms = 0, total_ms = 0;
+  std::string device;  ///< the backend that proved it
+};
+
+/// The answer of await(): the state and, when completed, one proof and its public inputs (without ONE)
+/// per partition, in partition order.
+struct JobResult {
+  std::string job_id;
+  std::string circuit_id;
+  JobState state = JobState::kQueued;
+  std::string error;  ///< why it failed or was cancelled
+  std::vector<Groth16Proof> proofs;
+  std::vector<std::vector<Fr>> public_inputs;
+  std::vector<PartitionTiming> partitions;
+  /// Job totals, milliseconds: submit → first synthesis; circuit loading it waited for; Σ synthesis;
+  /// Σ start() calls; submit → final state.
+  double queue_wait_ms = 0, srs_load_ms = 0, synthesis_ms = 0, gpu_ms = 0, total_ms = 0;
+};
+
+}  // namespace cuzk::engine

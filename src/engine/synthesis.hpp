@@ -1,0 +1,38 @@
+// Stage 1, synthesis workers (CPU): take a partition from the submit queue, hold its circuit (loading
+// it on first use), reserve its working set in the memory budget (waiting while it is spent), decode
+// the witness and evaluate A·w, B·w, C·w with the density bitmaps (groth16/synthesis.hpp), then hand
+// it to the GPU queue, waiting while that queue is full (back-pressure).
+#pragma once
+
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "engine/pipeline.hpp"
+
+namespace cuzk::engine {
+
+/// Estimated host bytes of one partition in flight for `cs`: the witness, a, b, c and the backend's
+/// scratch (H and MSM scalars), 32 bytes per value: 32·(2·n_vars + 7·n).
+uint64_t partition_bytes(const ConstraintSystem& cs);
+
+/// Decodes `w` (Fr values, shared values or .wtns bytes) and synthesizes it against `cs`. Throws Error naming
+/// the problem (a corrupt .wtns, a wrong length, witness[0] ≠ 1).
+Assignment synthesize_partition(const ConstraintSystem& cs, const WitnessInput& w, ThreadPool& pool);
+
+/// The synthesis worker threads; they stop when the submit queue is closed and empty.
+class SynthesisWorkers {
+ public:
+  /// `workers` threads, each with a pool of `threads_each` threads.
+  SynthesisWorkers(Pipeline& p, unsigned workers, unsigned threads_each);
+  /// Joins the threads (close the submit queue first).
+  ~SynthesisWorkers();
+
+ private:
+  void run(unsigned threads);
+  void process(std::unique_ptr<PartitionTask> task, ThreadPool& pool);
+  Pipeline& p_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,101 @@
+// The tracker: every job's state. Partition proofs arrive from the finalizers in any order and are
+// stored at their partition index, so a job's proofs come back in partition order. A failed partition
+// fails its job with the reason (the job's other partitions are dropped, other jobs go on); a cancel
+// marks the job so the stages drop its queued partitions and discard results still running. Finished
+// jobs are remembered (up to a count) so that AwaitProof after the fact and idempotent resubmission work.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/job.hpp"
+#include "engine/log.hpp"
+#include "engine/metrics.hpp"
+#include "groth16/prover.hpp"
+
+namespace cuzk::engine {
+
+/// One job. The immutable part is set at creation; the rest is guarded by the tracker's mutex, except
+/// `dropped`, which the stages read without locking.
+struct Job {
+  std::string id, request_id, circuit_id, kind;
+  Priority priority = Priority::kNormal;
+  uint64_t seq = 0;  ///< submission order
+  size_t n_partitions = 0;
+  Clock::time_point submitted;
+  /// Set once the job is cancelled or failed: the stages discard its partitions.
+  std::atomic<bool> dropped{false};
+
+  JobState state = JobState::kQueued;
+  std::string error;
+  size_t done = 0;  ///< partitions proved
+  std::vector<Groth16Proof> proofs;
+  std::vector<std::vector<Fr>> public_inputs;
+  std::vector<PartitionTiming> timings;
+  double srs_load_ms = 0, synth_ms = 0, gpu_ms = 0;
+  Clock::time_point first_synth{}, finished{};
+};
+
+/// The job table. Thread-safe.
+class Tracker {
+ public:
+  /// Keeps the last `retained` finished jobs.
+  Tracker(Metrics& metrics, LogSink log, size_t retained);
+
+  /// A new job for `req` (its partitions are queued by the caller), or the job already created for the
+  /// same non-empty request_id (second = true).
+  std::pair<std::shared_ptr<Job>, bool> create(const JobRequest& req);
+  std::shared_ptr<Job> find(const std::string& job_id) const;
+
+  /// The first partition of `job` starts synthesis at `t`: the job becomes kRunning (cancel() after
+  /// this reports was_running). Returns false when the job was already dropped.
+  bool start(Job& job, Clock::time_point t);
+  /// Adds one partition's times to the job's totals (circuit load, synthesis, start() call).
+  void add_times(Job& job, double srs_load_ms, double synth_ms, double gpu_ms);
+  /// Stores a proved partition; the job completes when all are in.
+  void partition_done(Job& job, uint32_t index, ProveResult&& res, const PartitionTiming& t);
+  /// Fails the job (when it is not final yet) with "partition i: reason". Returns true when this call
+  /// failed it: the caller then drops its queued partitions.
+  bool partition_failed(Job& job, uint32_t index, const std::string& reason);
+  /// Fails a job before any partition ran (e.g. an unknown circuit).
+  void fail(Job& job, const std::string& reason);
+  /// Cancels a job that is not final. `only_queued`: only when no partition started (shutdown).
+  /// Returns nullopt for an unknown id; else whether it was running (a partition had started); a job
+  /// already final is left as it is.
+  std::optional<bool> cancel(const std::string& job_id, const std::string& reason, bool only_queued = false);
+
+  /// Waits until the job is final or `timeout_ms` passes (0 = no limit). nullopt for an unknown id;
+  /// a job still queued or running after the timeout comes back in that state.
+  std::optional<JobResult> await(const std::string& job_id, uint64_t timeout_ms);
+
+  /// Jobs not final yet, in submission order.
+  std::vector<std::shared_ptr<Job>> active() const;
+  /// Per job kind: jobs queued (no partition started) and running.
+  std::map<std::string, std::pair<unsigned, unsigned>> kind_counts() const;
+  /// Waits until no job is active.
+  void wait_idle();
+
+ private:
+  void finish(Job& job, JobState s, const std::string& error);  // caller holds mu_
+  JobResult result(const Job& job) const;                       // caller holds mu_
+  Metrics& metrics_;
+  LogSink log_;
+  const size_t retained_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<std::string, std::shared_ptr<Job>> jobs_;
+  std::map<std::string, std::string> by_request_;
+  std::deque<std::string> finished_;
+  uint64_t next_seq_ = 1;
+  size_t active_ = 0;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,55 @@
+// The daemon's configuration: cuzk's TOML document (CUZK_V1_API.md: daemon.*, gpus.*, memory.*,
+// synthesis.*, pipeline.*, scheduler.*, srs.*, logging.*) plus our [[circuits]] tables, which name the
+// circuits the daemon serves. Every key is checked: an unknown key, a wrong type or a value out of range
+// is an Error(kInvalidArgument) naming the file, the key and the problem.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/engine_config.hpp"
+
+namespace cuzk::service {
+
+/// One circuit the daemon serves.
+struct CircuitConfig {
+  std::string id;                            ///< what SubmitProofRequest.circuit_id names
+  std::string kind;                          ///< "circom" (zkey) or "bellperson" (params + r1cs)
+  std::filesystem::path zkey, params, r1cs;  ///< resolved against the config file's folder
+  bool preload = false;                      ///< load at start instead of on first use
+};
+
+/// The whole configuration, with cuzk's defaults.
+struct ServiceConfig {
+  std::string listen = "unix:///run/curio/cuzk.sock";  ///< daemon.listen: host:port or unix:///path
+  std::string status_listen;  ///< daemon.status_listen: host:port of HTTP /status and /metrics; "" = off
+  std::vector<unsigned> gpu_devices;    ///< gpus.devices; empty = all (one CPU device without a GPU)
+  unsigned gpu_threads = 0;             ///< gpus.gpu_threads: CPU threads per backend; 0 = all
+  unsigned gpu_workers_per_device = 2;  ///< gpus.gpu_workers_per_device
+  unsigned synthesis_threads = 0;       ///< synthesis.threads; 0 = cores / 2
+  unsigned synthesis_concurrency = 1;   ///< pipeline.synthesis_concurrency
+  unsigned max_parallel_synthesis = 0;  ///< pipeline.max_parallel_synthesis; 0 = synthesis_concurrency
+  unsigned synthesis_lookahead = 1;     ///< pipeline.synthesis_lookahead
+  unsigned max_gpu_queue_depth = 0;     ///< pipeline.max_gpu_queue_depth; 0 = synthesis_lookahead
+  std::string total_budget = "auto";    ///< memory.total_budget
+  uint64_t memory_budget_bytes = 0;     ///< total_budget resolved
+  std::string safety_margin = "5GiB";   ///< memory.safety_margin
+  std::string log_level = "info";       ///< logging.level: trace, debug, info, warn, error, off
+  std::string timeline_csv;             ///< logging.timeline_csv (ours): per-partition stage times
+  std::vector<CircuitConfig> circuits;  ///< [[circuits]]
+
+  /// The engine settings this configuration asks for (log sink not set).
+  engine::EngineConfig engine_config() const;
+};
+
+/// Parses TOML text; `name` (the path) prefixes errors and relative circuit paths are resolved against
+/// `base_dir`. Throws Error(kInvalidArgument, "<name>: <key>: <problem>") for a bad document.
+ServiceConfig parse_config(std::string_view toml_text, const std::string& name,
+                           const std::filesystem::path& base_dir);
+/// Reads and parses a file. Throws Error(kIo) when it cannot be read.
+ServiceConfig load_config(const std::filesystem::path& path);
+
+}  // namespace cuzk::service

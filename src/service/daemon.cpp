@@ -1,0 +1,107 @@
+#include "service/daemon.hpp"
+
+#include <grpcpp/grpcpp.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <mutex>
+
+#include "engine/loaders.hpp"
+#include "groth16/cpu_backend.hpp"
+#include "service/grpc_service.hpp"
+#include "service/http_status.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::service {
+namespace {
+
+spdlog::level::level_enum spd_level(engine::LogLevel l) {
+  switch (l) {
+    case engine::LogLevel::kDebug:
+      return spdlog::level::debug;
+    case engine::LogLevel::kInfo:
+      return spdlog::level::info;
+    case engine::LogLevel::kWarn:
+      return spdlog::level::warn;
+    case engine::LogLevel::kError:
+      return spdlog::level::err;
+  }
+  return spdlog::level::info;
+}
+
+}  // namespace
+
+struct Daemon::Impl {
+  std::vector<std::unique_ptr<ProverBackend>> backends;
+  std::unique_ptr<engine::Engine> engine;
+  std::unique_ptr<cuzk::v1::ProvingEngine::Service> service;
+  std::unique_ptr<grpc::Server> server;
+  std::unique_ptr<HttpStatusServer> http;
+  int grpc_port = 0;
+  std::mutex stop_mu;
+  bool stopped = false;
+};
+
+Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  spdlog::set_level(spdlog::level::from_str(cfg.log_level));
+  // One backend per device. This build proves on the CPU: gpus.devices lists CPU "devices" then (each a
+  // CpuBackend with gpus.gpu_threads threads), the GPU backend takes their place in CUDA builds.
+  const size_t n_dev = cfg.gpu_devices.empty() ? 1 : cfg.gpu_devices.size();
+  std::vector<ProverBackend*> devs;
+  for (size_t i = 0; i < n_dev; i++) {
+    m.backends.push_back(std::make_unique<CpuBackend>(cfg.gpu_threads));
+    devs.push_back(m.backends.back().get());
+  }
+  engine::EngineConfig ec = cfg.engine_config();
+  ec.log = [](const engine::LogEvent& e) { spdlog::log(spd_level(e.level), "{}", e.logfmt()); };
+  m.engine = std::make_unique<engine::Engine>(ec, devs);
+  for (const CircuitConfig& c : cfg.circuits) {
+    engine::CircuitLoader loader;
+    if (c.kind == "circom")
+      loader = [p = c.zkey] { return engine::load_circom(p); };
+    else
+      loader = [p = c.params, r = c.r1cs] { return engine::load_bellperson(p, r); };
+    m.engine->circuits().add(c.id, c.kind, std::move(loader));
+  }
+  for (const CircuitConfig& c : cfg.circuits)
+    if (c.preload) m.engine->circuits().preload(c.id);
+
+  m.service = make_grpc_service(*m.engine);
+  grpc::ServerBuilder b;
+  b.SetMaxReceiveMessageSize(1 << 30);
+  b.SetMaxSendMessageSize(1 << 30);
+  b.AddListeningPort(cfg.listen, grpc::InsecureServerCredentials(), &m.grpc_port);
+  b.RegisterService(m.service.get());
+  m.server = b.BuildAndStart();
+  if (!m.server)
+    throw Error(ErrorCode::kInvalidArgument,
+                "daemon.listen: cannot listen on " + cfg.listen +
+                    " (address in use, not local, or the socket folder is missing)");
+  if (!cfg.status_listen.empty()) m.http = std::make_unique<HttpStatusServer>(*m.engine, cfg.status_listen);
+  spdlog::info(
+      "cuzk daemon listening: grpc={} (port {}) http={} (port {}) devices={} circuits={} memory_budget={}",
+      cfg.listen, m.grpc_port, cfg.status_listen.empty() ? "off" : cfg.status_listen, http_port(), n_dev,
+      cfg.circuits.size(), cfg.memory_budget_bytes);
+}
+
+Daemon::~Daemon() { shutdown(); }
+
+int Daemon::grpc_port() const { return impl_->grpc_port; }
+int Daemon::http_port() const { return impl_->http ? impl_->http->port() : 0; }
+engine::Engine& Daemon::engine() { return *impl_->engine; }
+
+void Daemon::shutdown() {
+  Impl& m = *impl_;
+  std::lock_guard lk(m.stop_mu);
+  if (m.stopped) return;
+  m.stopped = true;
+  spdlog::info("cuzk daemon stopping: draining started jobs, cancelling queued ones");
+  m.engine->shutdown(/*drain=*/true);
+  // Awaiting clients have their answers now; give them a moment to receive them.
+  m.server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  m.http.reset();
+  spdlog::info("cuzk daemon stopped");
+}
+
+}  // namespace cuzk::service

@@ -1,0 +1,227 @@
+#include "service/grpc_service.hpp"
+
+#include "formats/snarkjs_json.hpp"
+#include "service/proof_encoding.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::service {
+namespace {
+
+namespace v1 = cuzk::v1;
+using grpc::ServerContext;
+using grpc::Status;
+using grpc::StatusCode;
+
+Status error_status(const std::exception& e) {
+  if (auto* ce = dynamic_cast<const Error*>(&e)) {
+    switch (ce->code()) {
+      case ErrorCode::kInvalidArgument:
+      case ErrorCode::kInvalidEncoding:
+      case ErrorCode::kInvalidFile:
+        return Status(StatusCode::FAILED_PRECONDITION, e.what());
+      case ErrorCode::kIo:
+        return Status(StatusCode::UNAVAILABLE, e.what());
+      default:
+        break;
+    }
+  }
+  return Status(StatusCode::INTERNAL, e.what());
+}
+
+class ProvingService final : public v1::ProvingEngine::Service {
+ public:
+  explicit ProvingService(engine::Engine& e) : engine_(e) {}
+
+  Status SubmitProof(ServerContext*, const v1::SubmitProofRequest* req,
+                     v1::SubmitProofResponse* resp) override {
+    return submit(*req, resp);
+  }
+
+  Status AwaitProof(ServerContext* ctx, const v1::AwaitProofRequest* req,
+                    v1::AwaitProofResponse* resp) override {
+    return await(ctx, req->job_id(), req->timeout_ms(), resp);
+  }
+
+  Status Prove(ServerContext* ctx, const v1::ProveRequest* req, v1::ProveResponse* resp) override {
+    v1::SubmitProofResponse sub;
+    if (Status s = submit(req->submit(), &sub); !s.ok()) return s;
+    return await(ctx, sub.job_id(), 0, resp->mutable_result());
+  }
+
+  Status CancelProof(ServerContext*, const v1::CancelProofRequest* req,
+                     v1::CancelProofResponse* resp) override {
+    std::optional<bool> r = engine_.cancel(req->job_id());
+    resp->set_found(r.has_value());
+    resp->set_was_running(r.value_or(false));
+    return Status::OK;
+  }
+
+  Status GetStatus(ServerContext*, const v1::GetStatusRequest*, v1::GetStatusResponse* resp) override {
+    const engine::EngineStatus s = engine_.status();
+    for (const auto& d : s.devices) {
+      v1::GPUStatus* g = resp->add_gpus();
+      g->set_ordinal(d.ordinal);
+      g->set_name(d.name);
+      g->set_current_job_id(d.current_job_id);
+      g->set_current_proof_kind(d.current_kind);
+      g->set_busy_fraction(d.busy_fraction);
+    }
+    for (const auto& c : s.circuits) {
+      v1::SRSStatus* r = resp->add_loaded_srs();
+      r->set_circuit_id(c.id);
+      r->set_tier(c.resident ? v1::SRSStatus::HOT : v1::SRSStatus::COLD);
+      r->set_size_bytes(c.bytes);
+      r->set_ref_count(c.ref_count);
+    }
+    for (const auto& k : s.kinds) {
+      v1::QueueStatus* q = resp->add_queues();
+      q->set_proof_kind(k.kind);
+      q->set_pending(k.pending);
+      q->set_in_progress(k.in_progress);
+    }
+    resp->set_total_proofs_completed(s.jobs_completed);
+    resp->set_total_proofs_failed(s.jobs_failed);
+    resp->set_total_proofs_cancelled(s.jobs_cancelled);
+    resp->set_total_jobs_submitted(s.jobs_submitted);
+    resp->set_uptime_seconds((uint64_t)s.uptime_s);
+    resp->set_memory_used_bytes(s.memory_used);
+    resp->set_memory_budget_bytes(s.memory_budget);
+    return Status::OK;
+  }
+
+  Status GetMetrics(ServerContext*, const v1::GetMetricsRequest*, v1::GetMetricsResponse* resp) override {
+    resp->set_prometheus_text(engine_.metrics_text());
+    return Status::OK;
+  }
+
+  Status PreloadSRS(ServerContext*, const v1::PreloadSrsRequest* req, v1::PreloadSrsResponse* resp) override {
+    if (!engine_.circuits().contains(req->circuit_id()))
+      return Status(StatusCode::NOT_FOUND, "unknown circuit \"" + req->circuit_id() + "\"");
+    try {
+      auto r = engine_.circuits().preload(req->circuit_id());
+      resp->set_already_loaded(r.already_loaded);
+      resp->set_load_time_ms((uint64_t)r.load_ms);
+      return Status::OK;
+    } catch (const std::exception& e) {
+      return error_status(e);
+    }
+  }
+
+  Status EvictSRS(ServerContext*, const v1::EvictSrsRequest* req, v1::EvictSrsResponse* resp) override {
+    if (!engine_.circuits().contains(req->circuit_id()))
+      return Status(StatusCode::NOT_FOUND, "unknown circuit \"" + req->circuit_id() + "\"");
+    try {
+      auto r = engine_.circuits().evict(req->circuit_id());
+      resp->set_was_loaded(r.was_loaded);
+      resp->set_freed_bytes(r.freed_bytes);
+      return Status::OK;
+    } catch (const std::exception& e) {
+      return error_status(e);
+    }
+  }
+
+ private:
+  Status submit(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
+    v1::ProofKind kind = req.proof_kind();
+    if (kind != v1::PROOF_KIND_UNSPECIFIED && kind != v1::CIRCOM_GROTH16 && kind != v1::BELLPERSON_GROTH16)
+      return Status(
+          StatusCode::UNIMPLEMENTED,
+          "proof kind " + v1::ProofKind_Name(kind) +
+              " (Filecoin vanilla proofs) is not supported: submit CIRCOM_GROTH16 or BELLPERSON_GROTH16 "
+              "with circuit_id and witnesses");
+    if (req.circuit_id().empty()) return Status(StatusCode::INVALID_ARGUMENT, "circuit_id is empty");
+    if (req.witnesses_size() == 0)
+      return Status(StatusCode::INVALID_ARGUMENT, "no witness: give one .wtns per partition in witnesses");
+    if (engine_.circuits().contains(req.circuit_id())) {
+      const std::string ck = engine_.circuits().kind(req.circuit_id());
+      const v1::ProofKind want = ck == "bellperson" ? v1::BELLPERSON_GROTH16 : v1::CIRCOM_GROTH16;
+      if (kind != v1::PROOF_KIND_UNSPECIFIED && kind != want)
+        return Status(StatusCode::INVALID_ARGUMENT, "circuit \"" + req.circuit_id() + "\" is a " + ck +
+                                                        " circuit: proof_kind must be " +
+                                                        v1::ProofKind_Name(want));
+      kind = want;
+    }
+    engine::JobRequest jr;
+    jr.request_id = req.request_id();
+    jr.circuit_id = req.circuit_id();
+    const int pr = req.priority();
+    jr.priority = pr >= 1 && pr <= 4 ? engine::Priority(pr) : engine::Priority::kNormal;
+    jr.kind = kind == v1::PROOF_KIND_UNSPECIFIED ? "UNKNOWN" : v1::ProofKind_Name(kind);
+    for (const std::string& w : req.witnesses())
+      jr.partitions.push_back({{}, nullptr, std::vector<uint8_t>(w.begin(), w.end())});
+    try {
+      engine::SubmitResult r = engine_.submit(std::move(jr));
+      resp->set_job_id(r.job_id);
+      resp->set_queue_position(r.queue_position);
+      return Status::OK;
+    } catch (const std::exception& e) {
+      return Status(StatusCode::UNAVAILABLE, e.what());
+    }
+  }
+
+  Status await(ServerContext* ctx, const std::string& job_id, uint64_t timeout_ms,
+               v1::AwaitProofResponse* resp) {
+    resp->set_job_id(job_id);
+    // Wait in slices so that a client that goes away frees its server thread.
+    const auto t0 = engine::Clock::now();
+    std::optional<engine::JobResult> r;
+    for (;;) {
+      uint64_t slice = 1000;
+      if (timeout_ms) {
+        const double left = (double)timeout_ms - engine::ms_between(t0, engine::Clock::now());
+        slice = left <= 1 ? 1 : std::min<uint64_t>(slice, (uint64_t)left);
+      }
+      r = engine_.await(job_id, slice);
+      if (!r) return Status(StatusCode::NOT_FOUND, "unknown job \"" + job_id + "\"");
+      if (engine::is_final(r->state)) break;
+      if (ctx->IsCancelled()) return Status(StatusCode::CANCELLED, "the client went away");
+      if (timeout_ms && engine::ms_between(t0, engine::Clock::now()) >= (double)timeout_ms) break;
+    }
+    switch (r->state) {
+      case engine::JobState::kCompleted:
+        resp->set_status(v1::AwaitProofResponse::COMPLETED);
+        break;
+      case engine::JobState::kFailed:
+        resp->set_status(v1::AwaitProofResponse::FAILED);
+        break;
+      case engine::JobState::kCancelled:
+        resp->set_status(v1::AwaitProofResponse::CANCELLED);
+        break;
+      default:
+        resp->set_status(v1::AwaitProofResponse::TIMEOUT);
+        break;
+    }
+    resp->set_error_message(r->error);
+    resp->set_queue_wait_ms((uint64_t)r->queue_wait_ms);
+    resp->set_srs_load_ms((uint64_t)r->srs_load_ms);
+    resp->set_synthesis_ms((uint64_t)r->synthesis_ms);
+    resp->set_gpu_compute_ms((uint64_t)r->gpu_ms);
+    resp->set_total_ms((uint64_t)r->total_ms);
+    resp->set_partitions((uint32_t)r->proofs.size());
+    if (r->state == engine::JobState::kCompleted) {
+      const std::vector<uint8_t> bytes = zcash_proofs(r->proofs);
+      resp->set_proof(std::string(bytes.begin(), bytes.end()));
+      bool circom = true;
+      try {
+        circom = engine_.circuits().kind(r->circuit_id) == "circom";
+      } catch (const Error&) {
+      }
+      if (circom)
+        for (size_t i = 0; i < r->proofs.size(); i++) {
+          resp->add_proof_json(proof_to_json(r->proofs[i]));
+          resp->add_public_json(public_to_json(r->public_inputs[i]));
+        }
+    }
+    return Status::OK;
+  }
+
+  engine::Engine& engine_;
+};
+
+}  // namespace
+
+std::unique_ptr<v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine) {
+  return std::make_unique<ProvingService>(engine);
+}
+
+}  // namespace cuzk::service

@@ -1,0 +1,341 @@
+// The daemon's library (src/service) over real gRPC on loopback: configuration errors, many concurrent
+// clients with random cancels (every job not cancelled gets a valid proof, the counters add up),
+// failures confined to their job, a memory budget below two partitions, SRS preload/evict, metrics.
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <thread>
+
+#include "cuzk/v1/proving.grpc.pb.h"
+#include "engine/loaders.hpp"
+#include "engine/synthesis.hpp"
+#include "formats/snarkjs_json.hpp"
+#include "groth16/verifier.hpp"
+#include "service/config.hpp"
+#include "service/daemon.hpp"
+#include "service/proof_encoding.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::service {
+namespace {
+
+namespace v1 = cuzk::v1;
+const std::string kData = std::string(CUZK_SOURCE_DIR) + "/tests/data/";
+
+std::string file_text(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+std::string config_error(const std::string& toml) {
+  try {
+    parse_config(toml, "t.toml", kData);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ServiceConfig, ReadsTheExampleWithCuzksKeys) {
+  ServiceConfig c = load_config(std::string(CUZK_SOURCE_DIR) + "/examples/cuzk.toml");
+  EXPECT_EQ(c.listen, "127.0.0.1:9820");
+  EXPECT_EQ(c.status_listen, "127.0.0.1:9821");
+  EXPECT_EQ(c.gpu_workers_per_device, 2u);
+  EXPECT_GE(c.memory_budget_bytes, 1ull << 30);
+  ASSERT_EQ(c.circuits.size(), 2u);
+  EXPECT_EQ(c.circuits[0].id, "mimc");
+  EXPECT_TRUE(std::filesystem::exists(c.circuits[0].zkey));
+  const ServiceConfig d = parse_config("", "empty.toml", ".");
+  EXPECT_EQ(d.listen, "unix:///run/curio/cuzk.sock");  // cuzk's default
+  EXPECT_EQ(d.engine_config().gpu_workers_per_device, 2u);
+}
+
+TEST(ServiceConfig, BadValuesNameTheKeyAndTheProblem) {
+  EXPECT_EQ(config_error("[gpus]\ngpu_workers_per_device = 0\n"),
+            "t.toml: gpus.gpu_workers_per_device: must be between 1 and 64, got 0");
+  EXPECT_EQ(config_error("[gpus]\ndevices = \"all\"\n"),
+            "t.toml: gpus.devices: expected an array of GPU ordinals, e.g. [0, 1]");
+  EXPECT_EQ(config_error("[daemon]\nlisten = 9820\n"), "t.toml: daemon.listen: expected a string");
+  EXPECT_NE(config_error("[daemon]\nlisten = \"localhost\"\n")
+                .find("daemon.listen: \"localhost\" is not an address"),
+            std::string::npos);
+  EXPECT_NE(config_error("[memory]\ntotal_budget = \"3 apples\"\n")
+                .find("memory.total_budget: \"3 apples\" is not a size"),
+            std::string::npos);
+  EXPECT_EQ(config_error("[pipeline]\nfoo = 1\n"), "t.toml: pipeline.foo: unknown key");
+  EXPECT_EQ(config_error("[logging]\nlevel = \"loud\"\n"),
+            "t.toml: logging.level: \"loud\" is not a level: trace, debug, info, warn, error or off");
+  EXPECT_NE(config_error("[[circuits]]\nid = \"x\"\nzkey = \"missing.zkey\"\n").find("circuits[0].zkey:"),
+            std::string::npos);
+  EXPECT_EQ(config_error("[[circuits]]\nid = \"x\"\nkind = \"plonk\"\n"),
+            "t.toml: circuits[0].kind: \"plonk\" is not a kind: circom or bellperson");
+  EXPECT_NE(config_error("[daemon\n").find("t.toml:1:"), std::string::npos);
+}
+
+/// A daemon on a free loopback port serving mimc and tiny, and a client stub.
+struct Served {
+  explicit Served(const std::string& extra = "") {
+    cfg = parse_config(
+        "[daemon]\nlisten = \"127.0.0.1:0\"\nstatus_listen = \"127.0.0.1:0\"\n"
+        "[gpus]\ngpu_threads = 1\n[synthesis]\nthreads = 1\n[logging]\nlevel = \"warn\"\n" +
+            extra +
+            "[[circuits]]\nid = \"mimc\"\nzkey = \"mimc/mimc_dev.zkey\"\n"
+            "[[circuits]]\nid = \"tiny\"\nzkey = \"tiny/mul_final.zkey\"\n",
+        "test.toml", kData);
+    daemon = std::make_unique<Daemon>(cfg);
+    stub = v1::ProvingEngine::NewStub(grpc::CreateChannel("127.0.0.1:" + std::to_string(daemon->grpc_port()),
+                                                          grpc::InsecureChannelCredentials()));
+    vk = engine::load_circom(kData + "mimc/mimc_dev.zkey").key->verifying_key();
+    tiny_vk = engine::load_circom(kData + "tiny/mul_final.zkey").key->verifying_key();
+  }
+  v1::SubmitProofRequest job(int partitions, const std::string& circuit = "mimc") const {
+    v1::SubmitProofRequest r;
+    r.set_circuit_id(circuit);
+    r.set_proof_kind(v1::CIRCOM_GROTH16);
+    for (int i = 0; i < partitions; i++) r.add_witnesses(circuit == "tiny" ? tiny_wtns : mimc_wtns);
+    return r;
+  }
+  v1::AwaitProofResponse prove(const v1::SubmitProofRequest& sub) {
+    v1::ProveRequest req;
+    *req.mutable_submit() = sub;
+    v1::ProveResponse resp;
+    grpc::ClientContext ctx;
+    EXPECT_TRUE(stub->Prove(&ctx, req, &resp).ok());
+    return resp.result();
+  }
+  /// Every partition's proof verifies, and the zcash bytes hold the same proofs as the JSON.
+  void expect_valid(const v1::AwaitProofResponse& r, int partitions,
+                    const std::string& circuit = "mimc") const {
+    ASSERT_EQ(r.status(), v1::AwaitProofResponse::COMPLETED) << r.error_message();
+    ASSERT_EQ(r.proof_json_size(), partitions);
+    ASSERT_EQ(r.proof().size(), (size_t)partitions * kZcashProofBytes);
+    auto bin = zcash_proofs_from_bytes((const uint8_t*)r.proof().data(), r.proof().size());
+    for (int i = 0; i < partitions; i++) {
+      const Groth16Proof p = proof_from_json(r.proof_json(i));
+      EXPECT_EQ(p, bin[i]);
+      EXPECT_TRUE(verify(circuit == "tiny" ? tiny_vk : vk, public_from_json(r.public_json(i)), p));
+    }
+  }
+  ServiceConfig cfg;
+  std::unique_ptr<Daemon> daemon;
+  std::unique_ptr<v1::ProvingEngine::Stub> stub;
+  VerifyingKey vk, tiny_vk;
+  std::string mimc_wtns = file_text(kData + "mimc/mimc.wtns");
+  std::string tiny_wtns = file_text(kData + "tiny/mul.wtns");
+};
+
+TEST(ServiceGrpc, ProveReturnsVerifiedProofsInBothEncodings) {
+  Served s;
+  v1::AwaitProofResponse r = s.prove(s.job(3));
+  s.expect_valid(r, 3);
+  EXPECT_EQ(r.partitions(), 3u);
+  EXPECT_EQ(r.public_json(0), file_text(kData + "mimc/public.json"));
+  EXPECT_GT(r.total_ms(), 0u);
+}
+
+TEST(ServiceGrpc, ManyClientsWithRandomCancels) {
+  Served s;
+  constexpr int kClients = 4, kJobs = 30;
+  std::atomic<int> cancelled{0}, completed{0};
+  std::string first_job;  // client 0's first job (request id "client0-0")
+  std::vector<std::thread> clients;
+  for (int c = 0; c < kClients; c++)
+    clients.emplace_back([&, c] {
+      auto stub = v1::ProvingEngine::NewStub(grpc::CreateChannel(
+          "127.0.0.1:" + std::to_string(s.daemon->grpc_port()), grpc::InsecureChannelCredentials()));
+      std::mt19937 rng(100 + c);
+      std::vector<std::pair<std::string, bool>> ids;
+      for (int j = 0; j < kJobs; j++) {
+        v1::SubmitProofRequest req = s.job(1 + rng() % 2, "tiny");
+        req.set_priority(v1::Priority(1 + rng() % 4));
+        req.set_request_id("client" + std::to_string(c) + "-" + std::to_string(j));
+        v1::SubmitProofResponse sub;
+        grpc::ClientContext ctx;
+        ASSERT_TRUE(stub->SubmitProof(&ctx, req, &sub).ok());
+        const bool cancel = rng() % 4 == 0;
+        if (cancel) {
+          grpc::ClientContext cctx;
+          v1::CancelProofRequest creq;
+          creq.set_job_id(sub.job_id());
+          v1::CancelProofResponse cresp;
+          ASSERT_TRUE(stub->CancelProof(&cctx, creq, &cresp).ok());
+          EXPECT_TRUE(cresp.found());
+        }
+        if (c == 0 && j == 0) first_job = sub.job_id();
+        ids.emplace_back(sub.job_id(), cancel);
+      }
+      for (const auto& [id, cancel] : ids) {
+        grpc::ClientContext ctx;
+        v1::AwaitProofRequest req;
+        req.set_job_id(id);
+        v1::AwaitProofResponse r;
+        ASSERT_TRUE(stub->AwaitProof(&ctx, req, &r).ok());
+        if (r.status() == v1::AwaitProofResponse::CANCELLED) {
+          EXPECT_TRUE(cancel);
+          cancelled++;
+        } else {
+          s.expect_valid(r, r.partitions(), "tiny");
+          completed++;
+        }
+      }
+    });
+  for (auto& t : clients) t.join();
+  EXPECT_GT(cancelled, 0);
+  grpc::ClientContext ctx;
+  v1::GetStatusResponse st;
+  ASSERT_TRUE(s.stub->GetStatus(&ctx, v1::GetStatusRequest(), &st).ok());
+  EXPECT_EQ(st.total_jobs_submitted(), (uint64_t)kClients * kJobs);
+  EXPECT_EQ(st.total_proofs_completed(), (uint64_t)completed);
+  EXPECT_EQ(st.total_proofs_cancelled(), (uint64_t)cancelled);
+  EXPECT_EQ(st.total_proofs_failed(), 0u);
+  // Resubmitting a request id returns its job and queues nothing.
+  v1::SubmitProofRequest again = s.job(1);
+  again.set_request_id("client0-0");
+  grpc::ClientContext c2;
+  v1::SubmitProofResponse sub;
+  ASSERT_TRUE(s.stub->SubmitProof(&c2, again, &sub).ok());
+  EXPECT_EQ(sub.job_id(), first_job);
+}
+
+TEST(ServiceGrpc, FailuresStayInTheirJob) {
+  Served s;
+  v1::SubmitProofRequest corrupt = s.job(2);
+  corrupt.set_witnesses(1, corrupt.witnesses(1).substr(0, 64));
+  v1::AwaitProofResponse r = s.prove(corrupt);
+  EXPECT_EQ(r.status(), v1::AwaitProofResponse::FAILED);
+  EXPECT_NE(r.error_message().find("partition 1:"), std::string::npos) << r.error_message();
+  r = s.prove(s.job(1, "no-such"));
+  EXPECT_EQ(r.status(), v1::AwaitProofResponse::FAILED);
+  EXPECT_EQ(r.error_message(), "unknown circuit \"no-such\"");
+  s.expect_valid(s.prove(s.job(1)), 1);
+  // Request-level refusals are gRPC errors.
+  v1::SubmitProofRequest porep;
+  porep.set_proof_kind(v1::POREP_SEAL_COMMIT);
+  v1::SubmitProofResponse sub;
+  grpc::ClientContext c1;
+  EXPECT_EQ(s.stub->SubmitProof(&c1, porep, &sub).error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  v1::SubmitProofRequest wrong_kind = s.job(1);
+  wrong_kind.set_proof_kind(v1::BELLPERSON_GROTH16);
+  grpc::ClientContext c2;
+  EXPECT_EQ(s.stub->SubmitProof(&c2, wrong_kind, &sub).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  grpc::ClientContext c3;
+  v1::AwaitProofRequest aw;
+  aw.set_job_id("job-nope");
+  v1::AwaitProofResponse ar;
+  EXPECT_EQ(s.stub->AwaitProof(&c3, aw, &ar).error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
+TEST(ServiceGrpc, MemoryBudgetBelowTwoPartitionsCompletesEveryJob) {
+  const engine::LoadedCircuit c = engine::load_circom(kData + "mimc/mimc_dev.zkey");
+  const uint64_t budget = engine::resident_bytes(c) + engine::partition_bytes(*c.cs) * 3 / 2;
+  Served s("[memory]\ntotal_budget = \"" + std::to_string(budget) +
+           "\"\n[pipeline]\nmax_parallel_synthesis = 2\nsynthesis_lookahead = 2\n");
+  std::vector<std::thread> ts;
+  for (int i = 0; i < 4; i++) ts.emplace_back([&] { s.expect_valid(s.prove(s.job(2)), 2); });
+  for (auto& t : ts) t.join();
+  const engine::EngineStatus st = s.daemon->engine().status();
+  EXPECT_EQ(st.partitions_in_flight_peak, 1u);
+  EXPECT_EQ(st.jobs_completed, 4u);
+}
+
+TEST(ServiceGrpc, PreloadEvictStatusAndMetrics) {
+  Served s;
+  grpc::ClientContext c1;
+  v1::PreloadSrsRequest pre;
+  pre.set_circuit_id("tiny");
+  v1::PreloadSrsResponse pr;
+  ASSERT_TRUE(s.stub->PreloadSRS(&c1, pre, &pr).ok());
+  EXPECT_FALSE(pr.already_loaded());
+  grpc::ClientContext c2;
+  ASSERT_TRUE(s.stub->PreloadSRS(&c2, pre, &pr).ok());
+  EXPECT_TRUE(pr.already_loaded());
+  grpc::ClientContext c3;
+  v1::GetStatusResponse st;
+  ASSERT_TRUE(s.stub->GetStatus(&c3, v1::GetStatusRequest(), &st).ok());
+  ASSERT_EQ(st.loaded_srs_size(), 2);
+  EXPECT_EQ(st.loaded_srs(0).circuit_id(), "mimc");
+  EXPECT_EQ(st.loaded_srs(0).tier(), v1::SRSStatus::COLD);
+  EXPECT_EQ(st.loaded_srs(1).tier(), v1::SRSStatus::HOT);
+  ASSERT_EQ(st.gpus_size(), 1);
+  EXPECT_EQ(st.gpus(0).name(), "cpu");
+  grpc::ClientContext c4;
+  v1::EvictSrsRequest ev;
+  ev.set_circuit_id("tiny");
+  v1::EvictSrsResponse er;
+  ASSERT_TRUE(s.stub->EvictSRS(&c4, ev, &er).ok());
+  EXPECT_TRUE(er.was_loaded());
+  EXPECT_GT(er.freed_bytes(), 0u);
+  grpc::ClientContext c5;
+  ev.set_circuit_id("nope");
+  EXPECT_EQ(s.stub->EvictSRS(&c5, ev, &er).error_code(), grpc::StatusCode::NOT_FOUND);
+
+  s.expect_valid(s.prove(s.job(1)), 1);
+  grpc::ClientContext c6;
+  v1::GetMetricsResponse m;
+  ASSERT_TRUE(s.stub->GetMetrics(&c6, v1::GetMetricsRequest(), &m).ok());
+  EXPECT_NE(m.prometheus_text().find("cuzk_jobs_total{state=\"completed\"} 1"), std::string::npos);
+  httplib::Client http("127.0.0.1", s.daemon->http_port());
+  auto res = http.Get("/metrics");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 200);
+  EXPECT_NE(res->body.find("cuzk_partition_synthesis_ms_count 1"), std::string::npos);
+  res = http.Get("/status");
+  ASSERT_TRUE(res);
+  EXPECT_NE(res->body.find("\"completed\": 1"), std::string::npos) << res->body;
+}
+
+TEST(ServiceGrpc, ShutdownCancelsQueuedJobsAndAnswersWaitingClients) {
+  Served s;
+  std::vector<std::string> ids;
+  for (int i = 0; i < 10; i++) {
+    grpc::ClientContext ctx;
+    v1::SubmitProofResponse sub;
+    ASSERT_TRUE(s.stub->SubmitProof(&ctx, s.job(2), &sub).ok());
+    ids.push_back(sub.job_id());
+  }
+  std::atomic<int> answered{0};
+  std::thread waiter([&] {
+    grpc::ClientContext ctx;
+    v1::AwaitProofRequest req;
+    req.set_job_id(ids.back());
+    v1::AwaitProofResponse r;
+    if (s.stub->AwaitProof(&ctx, req, &r).ok() && r.status() == v1::AwaitProofResponse::CANCELLED) answered++;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  s.daemon->shutdown();
+  waiter.join();
+  EXPECT_EQ(answered, 1);
+  const engine::EngineStatus st = s.daemon->engine().status();
+  EXPECT_EQ(st.jobs_completed + st.jobs_cancelled, 10u);
+  EXPECT_FALSE(st.accepting);
+}
+
+TEST(ServiceGrpc, UnixSocket) {
+  const std::string sock = "/tmp/cuzk-test-" + std::to_string(getpid()) + ".sock";
+  ServiceConfig cfg = parse_config(
+      "[daemon]\nlisten = \"unix://" + sock +
+          "\"\n[logging]\nlevel = \"warn\"\n[[circuits]]\nid = \"tiny\"\nzkey = \"tiny/mul_final.zkey\"\n",
+      "t.toml", kData);
+  Daemon d(cfg);
+  auto stub =
+      v1::ProvingEngine::NewStub(grpc::CreateChannel("unix://" + sock, grpc::InsecureChannelCredentials()));
+  v1::ProveRequest req;
+  req.mutable_submit()->set_circuit_id("tiny");
+  req.mutable_submit()->add_witnesses(file_text(kData + "tiny/mul.wtns"));
+  v1::ProveResponse resp;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(stub->Prove(&ctx, req, &resp).ok());
+  EXPECT_EQ(resp.result().status(), v1::AwaitProofResponse::COMPLETED) << resp.result().error_message();
+  const VerifyingKey vk = engine::load_circom(kData + "tiny/mul_final.zkey").key->verifying_key();
+  EXPECT_TRUE(verify(vk, public_from_json(resp.result().public_json(0)),
+                     proof_from_json(resp.result().proof_json(0))));
+  d.shutdown();
+  std::filesystem::remove(sock);
+}
+
+}  // namespace
+}  // namespace cuzk::service

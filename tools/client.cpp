@@ -1,0 +1,156 @@
+// `cuzk client …`: one gRPC call each against a running daemon.
+#include "engine_commands.hpp"
+#include "util/error.hpp"
+
+#ifdef CUZK_WITH_SERVICE
+#include <google/protobuf/util/json_util.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "formats/atomic_file.hpp"
+#include "grpc_client.hpp"
+#endif
+
+namespace cuzk::cli {
+
+#ifdef CUZK_WITH_SERVICE
+namespace v1 = cuzk::v1;
+
+std::unique_ptr<v1::ProvingEngine::Stub> connect(const std::string& addr) {
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(1 << 30);
+  args.SetMaxSendMessageSize(1 << 30);
+  return v1::ProvingEngine::NewStub(
+      grpc::CreateCustomChannel(addr, grpc::InsecureChannelCredentials(), args));
+}
+
+v1::SubmitProofRequest job_request(const ClientOptions& o) {
+  std::ifstream f(o.witness, std::ios::binary);
+  if (!f)
+    throw Error(ErrorCode::kIo, o.witness +
+                                    ": cannot read the witness (give one with --witness; the default is "
+                                    "relative to the repository root)");
+  const std::string w((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  v1::SubmitProofRequest r;
+  r.set_circuit_id(o.circuit);
+  r.set_request_id(o.request_id);
+  const std::string& p = o.priority;
+  r.set_priority(p == "low" ? v1::LOW : p == "high" ? v1::HIGH : p == "critical" ? v1::CRITICAL : v1::NORMAL);
+  for (unsigned i = 0; i < o.partitions; i++) r.add_witnesses(w);
+  return r;
+}
+
+void check(const grpc::Status& s, const std::string& addr, const char* call) {
+  if (s.ok()) return;
+  const std::string msg = std::string(call) + " to " + addr + " failed: " + s.error_message();
+  const bool refused = s.error_code() == grpc::StatusCode::INVALID_ARGUMENT ||
+                       s.error_code() == grpc::StatusCode::NOT_FOUND ||
+                       s.error_code() == grpc::StatusCode::FAILED_PRECONDITION ||
+                       s.error_code() == grpc::StatusCode::UNIMPLEMENTED;
+  throw Error(refused ? ErrorCode::kInvalidArgument : ErrorCode::kIo, msg);
+}
+
+namespace {
+
+std::string to_json(const google::protobuf::Message& m) {
+  std::string out;
+  google::protobuf::util::JsonPrintOptions opt;
+  opt.add_whitespace = true;
+  opt.always_print_primitive_fields = true;
+  (void)google::protobuf::util::MessageToJsonString(m, &out, opt);
+  return out;
+}
+
+/// Prints an await result (without the proof bytes); returns 0 for COMPLETED, 1 otherwise.
+int print_result(const v1::AwaitProofResponse& r) {
+  v1::AwaitProofResponse shown = r;
+  shown.clear_proof();
+  shown.clear_proof_json();
+  shown.clear_public_json();
+  std::printf("%s\n", to_json(shown).c_str());
+  return r.status() == v1::AwaitProofResponse::COMPLETED ? 0 : 1;
+}
+
+}  // namespace
+
+int run_client(const std::string& what, const ClientOptions& o, bool) {
+  auto stub = connect(o.addr);
+  grpc::ClientContext ctx;
+  if (what == "prove") {
+    if (!std::filesystem::is_directory(o.out_dir))
+      throw Error(ErrorCode::kInvalidArgument, o.out_dir + ": no such folder (--out)");
+    v1::ProveRequest req;
+    *req.mutable_submit() = job_request(o);
+    v1::ProveResponse resp;
+    check(stub->Prove(&ctx, req, &resp), o.addr, "Prove");
+    const v1::AwaitProofResponse& r = resp.result();
+    if (r.status() == v1::AwaitProofResponse::COMPLETED) {
+      const std::filesystem::path dir(o.out_dir);
+      write_file_atomic(dir / "proof.bin", r.proof());
+      for (int i = 0; i < r.proof_json_size(); i++) {
+        write_file_atomic(dir / ("proof_" + std::to_string(i) + ".json"), r.proof_json(i));
+        write_file_atomic(dir / ("public_" + std::to_string(i) + ".json"), r.public_json(i));
+      }
+    }
+    return print_result(r);
+  }
+  if (what == "submit") {
+    v1::SubmitProofResponse resp;
+    check(stub->SubmitProof(&ctx, job_request(o), &resp), o.addr, "SubmitProof");
+    std::printf("%s\n", resp.job_id().c_str());
+    return 0;
+  }
+  if (what == "await") {
+    v1::AwaitProofRequest req;
+    req.set_job_id(o.job_id);
+    req.set_timeout_ms(o.timeout_ms);
+    v1::AwaitProofResponse resp;
+    check(stub->AwaitProof(&ctx, req, &resp), o.addr, "AwaitProof");
+    return print_result(resp);
+  }
+  if (what == "cancel") {
+    v1::CancelProofRequest req;
+    req.set_job_id(o.job_id);
+    v1::CancelProofResponse resp;
+    check(stub->CancelProof(&ctx, req, &resp), o.addr, "CancelProof");
+    std::printf("%s\n", to_json(resp).c_str());
+    return resp.found() ? 0 : 1;
+  }
+  if (what == "status") {
+    v1::GetStatusResponse resp;
+    check(stub->GetStatus(&ctx, v1::GetStatusRequest(), &resp), o.addr, "GetStatus");
+    std::printf("%s\n", to_json(resp).c_str());
+    return 0;
+  }
+  if (what == "metrics") {
+    v1::GetMetricsResponse resp;
+    check(stub->GetMetrics(&ctx, v1::GetMetricsRequest(), &resp), o.addr, "GetMetrics");
+    std::fputs(resp.prometheus_text().c_str(), stdout);
+    return 0;
+  }
+  if (what == "preload") {
+    v1::PreloadSrsRequest req;
+    req.set_circuit_id(o.circuit);
+    v1::PreloadSrsResponse resp;
+    check(stub->PreloadSRS(&ctx, req, &resp), o.addr, "PreloadSRS");
+    std::printf("%s\n", to_json(resp).c_str());
+    return 0;
+  }
+  v1::EvictSrsRequest req;
+  req.set_circuit_id(o.circuit);
+  v1::EvictSrsResponse resp;
+  check(stub->EvictSRS(&ctx, req, &resp), o.addr, "EvictSRS");
+  std::printf("%s\n", to_json(resp).c_str());
+  return 0;
+}
+#else
+int run_client(const std::string&, const ClientOptions&, bool) {
+  throw Error(ErrorCode::kInvalidArgument, "this cuzk was built without the gRPC daemon (CUZK_SERVICE)");
+}
+#endif
+
+}  // namespace cuzk::cli

@@ -1,0 +1,109 @@
+#include "engine_commands.hpp"
+
+namespace cuzk::cli {
+namespace {
+
+void client_options(CLI::App* c, ClientOptions& o) {
+  c->add_option("--addr", o.addr, "Daemon address: host:port or unix:///path.sock")->capture_default_str();
+}
+
+void job_options(CLI::App* c, ClientOptions& o) {
+  client_options(c, o);
+  c->add_option("--circuit", o.circuit, "Circuit id (one of the daemon's [[circuits]])")
+      ->capture_default_str();
+  c->add_option("--witness", o.witness, "Witness (.wtns) sent for every partition")->capture_default_str();
+  c->add_option("--partitions", o.partitions, "Partitions per job")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1000u));
+  c->add_option("--priority", o.priority, "low, normal, high or critical")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"low", "normal", "high", "critical"}));
+}
+
+}  // namespace
+
+EngineCommands::EngineCommands(CLI::App& app, CLI::App& bench) {
+  serve_ = app.add_subcommand("serve", "Run the cuzk.v1 gRPC proving daemon (SIGTERM drains and exits)");
+  serve_->add_option("--config", serve_opt_.config, "Configuration (TOML), e.g. examples/cuzk.toml")
+      ->required()
+      ->check(CLI::ExistingFile);
+
+  auto* client = app.add_subcommand("client", "Talk to a running daemon (cuzk.v1 gRPC)");
+  client->require_subcommand(1);
+  auto* prove = client->add_subcommand("prove", "Prove one job and write its proofs");
+  job_options(prove, client_opt_);
+  prove->add_option("--out", client_opt_.out_dir, "Folder for proof_<i>.json, public_<i>.json, proof.bin")
+      ->required();
+  prove->add_option("--request-id", client_opt_.request_id, "Idempotency key");
+  auto* submit = client->add_subcommand("submit", "Submit one job; print its job id");
+  job_options(submit, client_opt_);
+  submit->add_option("--request-id", client_opt_.request_id, "Idempotency key");
+  auto* await = client->add_subcommand("await", "Wait for a job; print its status");
+  client_options(await, client_opt_);
+  await->add_option("job_id", client_opt_.job_id)->required();
+  await->add_option("--timeout-ms", client_opt_.timeout_ms, "0 = wait forever");
+  auto* cancel = client->add_subcommand("cancel", "Cancel a job");
+  client_options(cancel, client_opt_);
+  cancel->add_option("job_id", client_opt_.job_id)->required();
+  auto* status = client->add_subcommand("status", "Print GetStatus as JSON");
+  client_options(status, client_opt_);
+  auto* metrics = client->add_subcommand("metrics", "Print GetMetrics (Prometheus text)");
+  client_options(metrics, client_opt_);
+  auto* preload = client->add_subcommand("preload", "Load a circuit (PreloadSRS)");
+  client_options(preload, client_opt_);
+  preload->add_option("circuit", client_opt_.circuit)->required();
+  auto* evict = client->add_subcommand("evict", "Free a circuit (EvictSRS)");
+  client_options(evict, client_opt_);
+  evict->add_option("circuit", client_opt_.circuit)->required();
+  client_ = {{"prove", prove},   {"submit", submit},   {"await", await},     {"cancel", cancel},
+             {"status", status}, {"metrics", metrics}, {"preload", preload}, {"evict", evict}};
+
+  bench_batch_ = bench.add_subcommand("batch", "Submit jobs to a running daemon; throughput and latency");
+  job_options(bench_batch_, client_opt_);
+  bench_batch_->add_option("-c,--count", client_opt_.count, "Jobs in all")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  bench_batch_->add_option("-j,--concurrency", client_opt_.concurrency, "Jobs in flight at once")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+
+  bench_pipeline_ = bench.add_subcommand("pipeline", "The proving engine in-process on synthetic circuits");
+  auto& p = pipeline_opt_;
+  bench_pipeline_->add_option("--synthetic", p.synthetic, "Circuit shape")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"porep"}));
+  bench_pipeline_->add_option("--log2", p.log2, "Domain size, log2")
+      ->capture_default_str()
+      ->check(CLI::Range(10, 28));
+  bench_pipeline_->add_option("--jobs", p.jobs, "Jobs")->capture_default_str()->check(CLI::PositiveNumber);
+  bench_pipeline_->add_option("--partitions", p.partitions, "Partitions per job")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  bench_pipeline_->add_option("--gw", p.gw, "GPU workers per device")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 16u));
+  bench_pipeline_->add_option("--synthesis-workers", p.synthesis_workers, "Partitions synthesized at once")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  bench_pipeline_->add_option("--lookahead", p.lookahead, "Synthesized partitions waiting for the GPU")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  bench_pipeline_->add_option("--seed", p.seed, "Seed of the synthetic circuit and its key")
+      ->capture_default_str();
+  bench_pipeline_->add_option("--timeline", p.timeline, "Write a per-partition timeline CSV here");
+  bench_pipeline_->add_flag("--cpu", p.cpu, "Prove on the CPU backend even in a CUDA build");
+
+  for (CLI::App* sub : {serve_, client, bench_batch_, bench_pipeline_}) sub->fallthrough();
+  for (auto& [name, sub] : client_) sub->fallthrough();
+}
+
+std::optional<int> EngineCommands::run(unsigned threads, bool quiet) {
+  if (*serve_) return run_serve(serve_opt_);
+  for (auto& [name, sub] : client_)
+    if (*sub) return run_client(name, client_opt_, quiet);
+  if (*bench_batch_) return run_bench_batch(client_opt_, quiet);
+  if (*bench_pipeline_) return run_bench_pipeline(pipeline_opt_, threads, quiet);
+  return std::nullopt;
+}
+
+}  // namespace cuzk::cli

@@ -1,0 +1,68 @@
+// The subcommands of the proving engine and its daemon, registered on the `cuzk` CLI by one call:
+//   cuzk serve --config cuzk.toml                      the cuzk.v1 gRPC daemon (tools/serve.cpp)
+//   cuzk client prove|status|metrics|cancel|preload|evict   a small gRPC client (tools/client.cpp)
+//   cuzk bench batch -c COUNT -j CONCURRENCY            load a running daemon (tools/bench_batch.cpp)
+//   cuzk bench pipeline --synthetic porep --log2 K ...  the engine in-process (tools/bench_pipeline.cpp)
+// serve, client and bench batch need the gRPC build (CUZK_SERVICE); without it they say so.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cuzk::cli {
+
+/// Options of `cuzk serve`.
+struct ServeOptions {
+  std::string config;
+};
+
+/// Options of `cuzk client …` and `cuzk bench batch`.
+struct ClientOptions {
+  std::string addr = "127.0.0.1:9820";  ///< host:port or unix:///path
+  std::string circuit = "mimc";
+  std::string witness = "tests/data/mimc/mimc.wtns";
+  unsigned partitions = 1;  ///< the witness is sent once per partition
+  std::string priority = "normal";
+  std::string request_id;
+  std::string out_dir;  ///< client prove: where proof_<i>.json, public_<i>.json and proof.bin go
+  std::string job_id;   ///< client cancel
+  uint64_t timeout_ms = 0;
+  unsigned count = 8, concurrency = 2;  ///< bench batch
+};
+
+/// Options of `cuzk bench pipeline`.
+struct PipelineOptions {
+  std::string synthetic = "porep";
+  int log2 = 16;
+  unsigned jobs = 3, partitions = 10, gw = 2;
+  unsigned synthesis_workers = 1, lookahead = 1;
+  uint64_t seed = 1;
+  std::string timeline;
+  bool cpu = false;  ///< use the CPU backend even in a CUDA build
+};
+
+int run_serve(const ServeOptions& o);
+int run_client(const std::string& what, const ClientOptions& o, bool quiet);
+int run_bench_batch(const ClientOptions& o, bool quiet);
+int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet);
+
+/// Registers the subcommands on `app` (serve, client) and `bench` (batch, pipeline).
+class EngineCommands {
+ public:
+  EngineCommands(CLI::App& app, CLI::App& bench);
+  /// Runs the chosen subcommand: nullopt when none of these was chosen, else the exit code. Errors are
+  /// thrown as cuzk::Error (the caller maps them to exit codes).
+  std::optional<int> run(unsigned threads, bool quiet);
+
+ private:
+  CLI::App *serve_, *bench_batch_, *bench_pipeline_;
+  std::vector<std::pair<std::string, CLI::App*>> client_;
+  ServeOptions serve_opt_;
+  ClientOptions client_opt_;
+  PipelineOptions pipeline_opt_;
+};
+
+}  // namespace cuzk::cli
