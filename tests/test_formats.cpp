@@ -256,6 +256,37 @@ TEST(FormatBinFile, StreamingWriterIsAtomic) {
   expect_error([&] { write_file_atomic(tmp / "no/such/dir/f", std::string("x")); }, ErrorCode::kIo, {"no/such/dir/f"});
 }
 
+TEST(FormatAtomicFile, SetOfFilesIsWrittenTogether) {
+  TempDir tmp;
+  const fs::path a = tmp / "a.json", b = tmp / "sub" / "b.json";
+  fs::create_directory(tmp / "sub");
+  write_files_atomically({{a, "first a"}, {b, "first b"}});
+  EXPECT_EQ(text_of(a), "first a");
+  EXPECT_EQ(text_of(b), "first b");
+  // Replaces existing files; the same folder under two spellings is locked once (no self-deadlock).
+  write_files_atomically({{a, "second a"}, {tmp / "sub" / ".." / "c.json", std::string("\0\1", 2)}});
+  EXPECT_EQ(text_of(a), "second a");
+  EXPECT_EQ(text_of(tmp / "c.json"), std::string("\0\1", 2));
+  // A file that cannot be created fails the whole set before any rename: nothing changes.
+  const std::vector<FileToWrite> third = {{a, "third a"}, {tmp / "no" / "b.json", "x"}};
+  expect_error([&] { write_files_atomically(third); }, ErrorCode::kIo, {"no/b.json"});
+  EXPECT_EQ(text_of(a), "second a");
+  // Streamed files commit together too; only the destinations and the lock files remain.
+  {
+    AtomicFile x(tmp / "x.bin"), y(tmp / "sub" / "y.bin");
+    x.append_u32(7);
+    y.append_u64(9);
+    AtomicFile* both[] = {&x, &y};
+    commit_together(both);
+    EXPECT_THROW(x.commit(), Error);
+  }
+  EXPECT_EQ(fs::file_size(tmp / "x.bin"), 4u);
+  EXPECT_EQ(fs::file_size(tmp / "sub" / "y.bin"), 8u);
+  for (const fs::path& dir : {tmp.path(), tmp / "sub"})
+    for (const auto& e : fs::directory_iterator(dir))
+      EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+}
+
 // ---- .r1cs ------------------------------------------------------------------------------------------
 
 TEST(FormatR1cs, TinyMultiplier) {

@@ -207,8 +207,7 @@ int main(int argc, char** argv) {
       const ProvingKey key = proving_key(std::move(zk), rows);
       progress("evaluating A·w, B·w");
       ProveResult res = cuzk::prove(key, synthesize(rows, w, backend.pool()), backend, opt);
-      write_proof_json(proof_path, res.proof);
-      write_public_json(public_path, res.public_inputs);
+      write_proof_and_public_json(proof_path, res.proof, public_path, res.public_inputs);
       progress.done();
       if (!quiet)
         std::printf("wrote %s and %s (%zu public signals)%s\n", proof_path.c_str(), public_path.c_str(),

@@ -79,8 +79,7 @@ cuzk_status cuzk_prove_files(cuzk_prover* prover, const char* wtns_path, const c
                             " values but the zkey expects " + std::to_string(prover->rows.n_vars()));
     cuzk::ProveResult res =
         cuzk::prove(prover->key, cuzk::synthesize(prover->rows, w, prover->backend.pool()), prover->backend);
-    cuzk::write_proof_json(proof_json_path, res.proof);
-    cuzk::write_public_json(public_json_path, res.public_inputs);
+    cuzk::write_proof_and_public_json(proof_json_path, res.proof, public_json_path, res.public_inputs);
   });
 }
 

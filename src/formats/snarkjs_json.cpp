@@ -232,6 +232,10 @@ std::vector<Fr> read_public_json(const std::filesystem::path& path) {
 void write_public_json(const std::filesystem::path& path, std::span<const Fr> signals) {
   write_file_atomic(path, public_to_json(signals));
 }
+void write_proof_and_public_json(const std::filesystem::path& proof_path, const Groth16Proof& p,
+                                 const std::filesystem::path& public_path, std::span<const Fr> signals) {
+  write_files_atomically({{proof_path, proof_to_json(p)}, {public_path, public_to_json(signals)}});
+}
 SnarkjsVerificationKey read_vk_json(const std::filesystem::path& path) {
   return vk_from_json(read_text(path), path.string());
 }

@@ -57,6 +57,10 @@ Groth16Proof read_proof_json(const std::filesystem::path& path);
 void write_proof_json(const std::filesystem::path& path, const Groth16Proof& p);
 std::vector<Fr> read_public_json(const std::filesystem::path& path);
 void write_public_json(const std::filesystem::path& path, std::span<const Fr> signals);
+/// Writes proof.json and public.json as one (write_files_atomically): however many provers write the
+/// same two paths at once, the pair left on disk always comes from one of them.
+void write_proof_and_public_json(const std::filesystem::path& proof_path, const Groth16Proof& p,
+                                 const std::filesystem::path& public_path, std::span<const Fr> signals);
 SnarkjsVerificationKey read_vk_json(const std::filesystem::path& path);
 void write_vk_json(const std::filesystem::path& path, const VerifyingKey& vk, const Fp12& alphabeta_12);
 
