@@ -16,6 +16,7 @@
 
 #include "ec/pairing.hpp"
 #include "ff/bytes.hpp"
+#include "ff/sqrt.hpp"
 #include "formats/atomic_file.hpp"
 #include "formats/binfile.hpp"
 #include "formats/decimal.hpp"
@@ -822,8 +823,36 @@ TEST(FormatJson, BadInputs) {
                {"proof.json: .pi_a[0]: value", "not below the modulus of Fp"});
   expect_error([&] { proof_from_json(replace_first_number(proof, "pi_c", "12x"), "proof.json"); }, ErrorCode::kInvalidFile,
                {".pi_c[0]", "is not a decimal integer"});
-  expect_error([&] { proof_from_json(replace_first_number(proof, "pi_a", "5"), "proof.json"); }, ErrorCode::kInvalidFile,
-               {".pi_a: G1 point is not on the curve"});
+  expect_error([&] { proof_from_json(replace_first_number(proof, "pi_a", "5"), "proof.json"); },
+               ErrorCode::kInvalidFile, {".pi_a: πA is not on the curve"});
+  {
+    // On the curve but outside the prime-order subgroups: malformed proof input (not merely invalid).
+    Groth16Proof p = proof_from_json(proof);
+    Groth16Proof q = p;
+    q.a = {Fp::zero(), Fp::from_u64(2)};  // on y² = x³ + 4, outside G1
+    expect_error([&] { proof_from_json(proof_to_json(q), "proof.json"); }, ErrorCode::kInvalidFile,
+                 {"proof.json: .pi_a: πA is not in G1"});
+    q = p;
+    q.c = {Fp::zero(), -Fp::from_u64(2)};
+    expect_error([&] { proof_from_json(proof_to_json(q), "proof.json"); }, ErrorCode::kInvalidFile,
+                 {".pi_c: πC is not in G1"});
+    q = p;
+    for (uint64_t x = 1;; x++) {  // the first x with a point (x, y) on y² = x³ + 4(1 + u)
+      Fp2 fx{Fp::from_u64(x), Fp::zero()};
+      if (auto y = sqrt(fx * fx * fx + Curve<Fp2>::b())) {
+        q.b = {fx, *y};
+        break;
+      }
+    }
+    ASSERT_TRUE(is_on_curve(q.b));
+    ASSERT_FALSE(is_in_subgroup(q.b));
+    expect_error([&] { proof_from_json(proof_to_json(q), "proof.json"); }, ErrorCode::kInvalidFile,
+                 {".pi_b: πB is not in G2"});
+    q = p;
+    q.b.y += Fp2::one();
+    expect_error([&] { proof_from_json(proof_to_json(q), "proof.json"); }, ErrorCode::kInvalidFile,
+                 {".pi_b: πB is not on the curve"});
+  }
   {
     std::string s = proof;
     s.replace(s.find("bls12381"), 8, "bn128");

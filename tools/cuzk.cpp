@@ -1,8 +1,10 @@
 // The `cuzk` command-line tool: prove / verify / setup / zkey export-vk / info / selfcheck / bench.
 //
-// Exit codes: 0 success; 1 a proof that does not verify (`verify`) or a failed self-check;
-// 2 bad input (unreadable or corrupt file, wrong curve, mismatched witness, unsatisfied constraints,
-// bad arguments); 3 internal or CUDA error.
+// Exit codes (README "Exit codes"): 0 success; 1 a proof that does not verify (`verify`) or a failed
+// self-check (`selfcheck`, a benchmark's result check); 2 bad input (unreadable or corrupt file, wrong
+// curve, a proof point off the curve or outside its subgroup, mismatched witness, unsatisfied
+// constraints, bad arguments); 3 internal or CUDA error (a GPU benchmark without a GPU included). Every
+// error goes through one path: "cuzk: error: <message>" on stderr.
 #include <malloc.h>
 #include <unistd.h>
 
@@ -268,7 +270,7 @@ int main(int argc, char** argv) {
     return e.code() == ErrorCode::kInternal || e.code() == ErrorCode::kCuda ? 3 : 2;
   } catch (const std::exception& e) {
     progress.done();
-    std::fprintf(stderr, "cuzk: internal error: %s\n", e.what());
+    std::fprintf(stderr, "cuzk: error: internal error: %s\n", e.what());
     return 3;
   }
   return 0;
