@@ -377,10 +377,16 @@ TEST(FormatR1cs, BadInputs) {
   auto terms = good;
   terms[c] = 5;
   expect_error([&] { write_and_read(terms); }, ErrorCode::kInvalidFile, {"constraint 0 A claims 5 terms"});
-  // header counts inconsistent
+  // header counts inconsistent: more public signals than wires
   auto counts = good;
-  counts[h + 4 + 32 + 4 + 8] = 7;  // nPrvIn = 7 > nWires
-  expect_error([&] { write_and_read(counts); }, ErrorCode::kInvalidFile, {"exceeds nWires = 4"});
+  counts[h + 4 + 32 + 4 + 4] = 7;  // nPubIn = 7 > nWires
+  expect_error([&] { write_and_read(counts); }, ErrorCode::kInvalidFile,
+               {"1 + nPubOut + nPubIn = 9 exceeds nWires = 4"});
+  // but private inputs without a wire are fine: circom counts unused ones (snarkjs accepts them)
+  auto prv = good;
+  prv[h + 4 + 32 + 4 + 8] = 7;  // nPrvIn = 7
+  put_file(tmp / "x.r1cs", prv);
+  EXPECT_EQ(read_r1cs(tmp / "x.r1cs").n_prv_in, 7u);
   // missing constraint section
   auto no2 = rebuild(good, "r1cs", 1, [](uint32_t id, std::vector<uint8_t>&) { return id != 2; });
   expect_error([&] { write_and_read(no2); }, ErrorCode::kInvalidFile, {"section 2 (constraints) is missing"});

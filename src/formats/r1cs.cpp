@@ -50,8 +50,12 @@ R1cs read_r1cs(const BinFile& file) {
     r.n_labels = rd.u64();
     r.n_constraints = rd.u32();
     rd.expect_end();
-    if (1ull + r.n_pub_out + r.n_pub_in + r.n_prv_in > r.n_wires)
-      rd.fail("1 + nPubOut + nPubIn + nPrvIn = " + std::to_string(1ull + r.n_pub_out + r.n_pub_in + r.n_prv_in) +
+    // Wire 0 and the public signals always have wires. Private inputs need not: circom drops unused
+    // ones from the witness but still counts them in nPrvIn (`signal input x;` alone: nWires = 1,
+    // nPrvIn = 1), and snarkjs accepts that, so nPrvIn is not checked against nWires. nConstraints = 0
+    // is a valid circuit too.
+    if (1ull + r.n_pub_out + r.n_pub_in > r.n_wires)
+      rd.fail("1 + nPubOut + nPubIn = " + std::to_string(1ull + r.n_pub_out + r.n_pub_in) +
               " exceeds nWires = " + std::to_string(r.n_wires));
   }
   {
