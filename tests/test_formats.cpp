@@ -203,7 +203,7 @@ TEST(FormatBinFile, HeaderErrors) {
   auto trailing = good;
   trailing.push_back(0);
   expect_error([&] { BinFile::from_bytes(trailing, "f", "zkey", 1); }, ErrorCode::kInvalidFile,
-               {"1 trailing bytes after the last of 1 sections"});
+               {"1 trailing byte after the last of 1 section"});
   auto big = good;
   big[12 + 4] = 200;  // section 1 claims 200 bytes
   expect_error([&] { BinFile::from_bytes(big, "f", "zkey", 1); }, ErrorCode::kInvalidFile,

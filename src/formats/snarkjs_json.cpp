@@ -7,6 +7,7 @@
 #include "formats/atomic_file.hpp"
 #include "formats/decimal.hpp"
 #include "util/error.hpp"
+#include "util/plural.hpp"
 
 namespace cuzk {
 namespace {
@@ -229,8 +230,8 @@ SnarkjsVerificationKey vk_from_json(std::string_view text, std::string_view name
   for (size_t i = 0; i < ic.size(); i++) out.vk.ic.push_back(parse_g1(ic[i], w["IC"][i]));
   const json& np = member(j, w, "nPublic");
   if (!np.is_number_unsigned() || np.get<uint64_t>() != ic.size() - 1)
-    w["nPublic"].fail("is " + np.dump() + ", but IC has " + std::to_string(ic.size()) + " points (expected nPublic = " +
-                      std::to_string(ic.size() - 1) + ")");
+    w["nPublic"].fail("is " + np.dump() + ", but IC has " + counted(ic.size(), "point") +
+                      " (expected nPublic = " + std::to_string(ic.size() - 1) + ")");
   return out;
 }
 
