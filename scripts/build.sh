@@ -1,8 +1,23 @@
 #!/usr/bin/env bash
-# Configures and builds cuzk in build/ (Release). CUDA kernels are built when nvcc is found;
-# CUZK_CUDA=OFF skips them (CUZK_CUDA=ON requires them).
+# Configures and builds cuzk in build/ (Release).
+#   scripts/build.sh [-DOPTION=VALUE ...] [TARGET ...]
+# Arguments that start with "-" go to the CMake configure step; the others name the targets to build
+# (default: all: the library, the CLI, the tests, the benchmarks and, with CUDA, the GPU code), e.g.
+# `scripts/build.sh cuzk_cli` builds only the `cuzk` command. CUDA kernels are built when nvcc is
+# found; CUZK_CUDA=OFF skips them (CUZK_CUDA=ON requires them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH="$PATH:/usr/local/cuda/bin"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA="${CUZK_CUDA:-AUTO}" "$@" >/dev/null
-cmake --build build
+options=() targets=()
+for a in "$@"; do
+  case "$a" in
+    -*) options+=("$a") ;;
+    *) targets+=("$a") ;;
+  esac
+done
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA="${CUZK_CUDA:-AUTO}" "${options[@]}" >/dev/null
+if [ ${#targets[@]} -gt 0 ]; then
+  cmake --build build --target "${targets[@]}"
+else
+  cmake --build build
+fi

@@ -2,10 +2,12 @@
 # The main job on the bundled example: install, build, then for the MiMC circuit (tests/data/mimc,
 # compiled by circom for bls12381): compute the witness with snarkjs, make a (testing-only) proving
 # key with `cuzk setup`, prove with `cuzk prove`, and verify with both `cuzk verify` and snarkjs.
+# It builds only the `cuzk` command, on the CPU (CUZK_CUDA=ON adds the CUDA kernels); scripts/test.sh
+# builds the rest (tests, benchmarks, and the CUDA code when nvcc is found).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-./scripts/build.sh
+CUZK_CUDA="${CUZK_CUDA:-OFF}" ./scripts/build.sh cuzk_cli
 out=build/demo
 mkdir -p "$out"
 snarkjs="node tests/oracle/node_modules/snarkjs/build/cli.cjs"

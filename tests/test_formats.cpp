@@ -16,6 +16,7 @@
 
 #include "ec/pairing.hpp"
 #include "ff/bytes.hpp"
+#include "ff/sqrt.hpp"
 #include "formats/atomic_file.hpp"
 #include "formats/binfile.hpp"
 #include "formats/decimal.hpp"
@@ -202,7 +203,7 @@ TEST(FormatBinFile, HeaderErrors) {
   auto trailing = good;
   trailing.push_back(0);
   expect_error([&] { BinFile::from_bytes(trailing, "f", "zkey", 1); }, ErrorCode::kInvalidFile,
-               {"1 trailing bytes after the last of 1 sections"});
+               {"1 trailing byte after the last of 1 section"});
   auto big = good;
   big[12 + 4] = 200;  // section 1 claims 200 bytes
   expect_error([&] { BinFile::from_bytes(big, "f", "zkey", 1); }, ErrorCode::kInvalidFile,
@@ -254,6 +255,37 @@ TEST(FormatBinFile, StreamingWriterIsAtomic) {
   write_file_atomic(p, std::string("hello"));
   EXPECT_EQ(text_of(p), "hello");
   expect_error([&] { write_file_atomic(tmp / "no/such/dir/f", std::string("x")); }, ErrorCode::kIo, {"no/such/dir/f"});
+}
+
+TEST(FormatAtomicFile, SetOfFilesIsWrittenTogether) {
+  TempDir tmp;
+  const fs::path a = tmp / "a.json", b = tmp / "sub" / "b.json";
+  fs::create_directory(tmp / "sub");
+  write_files_atomically({{a, "first a"}, {b, "first b"}});
+  EXPECT_EQ(text_of(a), "first a");
+  EXPECT_EQ(text_of(b), "first b");
+  // Replaces existing files; the same folder under two spellings is locked once (no self-deadlock).
+  write_files_atomically({{a, "second a"}, {tmp / "sub" / ".." / "c.json", std::string("\0\1", 2)}});
+  EXPECT_EQ(text_of(a), "second a");
+  EXPECT_EQ(text_of(tmp / "c.json"), std::string("\0\1", 2));
+  // A file that cannot be created fails the whole set before any rename: nothing changes.
+  const std::vector<FileToWrite> third = {{a, "third a"}, {tmp / "no" / "b.json", "x"}};
+  expect_error([&] { write_files_atomically(third); }, ErrorCode::kIo, {"no/b.json"});
+  EXPECT_EQ(text_of(a), "second a");
+  // Streamed files commit together too; only the destinations and the lock files remain.
+  {
+    AtomicFile x(tmp / "x.bin"), y(tmp / "sub" / "y.bin");
+    x.append_u32(7);
+    y.append_u64(9);
+    AtomicFile* both[] = {&x, &y};
+    commit_together(both);
+    EXPECT_THROW(x.commit(), Error);
+  }
+  EXPECT_EQ(fs::file_size(tmp / "x.bin"), 4u);
+  EXPECT_EQ(fs::file_size(tmp / "sub" / "y.bin"), 8u);
+  for (const fs::path& dir : {tmp.path(), tmp / "sub"})
+    for (const auto& e : fs::directory_iterator(dir))
+      EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
 }
 
 // ---- .r1cs ------------------------------------------------------------------------------------------
@@ -345,10 +377,16 @@ TEST(FormatR1cs, BadInputs) {
   auto terms = good;
   terms[c] = 5;
   expect_error([&] { write_and_read(terms); }, ErrorCode::kInvalidFile, {"constraint 0 A claims 5 terms"});
-  // header counts inconsistent
+  // header counts inconsistent: more public signals than wires
   auto counts = good;
-  counts[h + 4 + 32 + 4 + 8] = 7;  // nPrvIn = 7 > nWires
-  expect_error([&] { write_and_read(counts); }, ErrorCode::kInvalidFile, {"exceeds nWires = 4"});
+  counts[h + 4 + 32 + 4 + 4] = 7;  // nPubIn = 7 > nWires
+  expect_error([&] { write_and_read(counts); }, ErrorCode::kInvalidFile,
+               {"1 + nPubOut + nPubIn = 9 exceeds nWires = 4"});
+  // but private inputs without a wire are fine: circom counts unused ones (snarkjs accepts them)
+  auto prv = good;
+  prv[h + 4 + 32 + 4 + 8] = 7;  // nPrvIn = 7
+  put_file(tmp / "x.r1cs", prv);
+  EXPECT_EQ(read_r1cs(tmp / "x.r1cs").n_prv_in, 7u);
   // missing constraint section
   auto no2 = rebuild(good, "r1cs", 1, [](uint32_t id, std::vector<uint8_t>&) { return id != 2; });
   expect_error([&] { write_and_read(no2); }, ErrorCode::kInvalidFile, {"section 2 (constraints) is missing"});
@@ -791,8 +829,36 @@ TEST(FormatJson, BadInputs) {
                {"proof.json: .pi_a[0]: value", "not below the modulus of Fp"});
   expect_error([&] { proof_from_json(replace_first_number(proof, "pi_c", "12x"), "proof.json"); }, ErrorCode::kInvalidFile,
                {".pi_c[0]", "is not a decimal integer"});
-  expect_error([&] { proof_from_json(replace_first_number(proof, "pi_a", "5"), "proof.json"); }, ErrorCode::kInvalidFile,
-               {".pi_a: G1 point is not on the curve"});
+  expect_error([&] { proof_from_json(replace_first_number(proof, "pi_a", "5"), "proof.json"); },
+               ErrorCode::kInvalidFile, {".pi_a: πA is not on the curve"});
+  {
+    // On the curve but outside the prime-order subgroups: malformed proof input (not merely invalid).
+    Groth16Proof p = proof_from_json(proof);
+    Groth16Proof q = p;
+    q.a = {Fp::zero(), Fp::from_u64(2)};  // on y² = x³ + 4, outside G1
+    expect_error([&] { proof_from_json(proof_to_json(q), "proof.json"); }, ErrorCode::kInvalidFile,
+                 {"proof.json: .pi_a: πA is not in G1"});
+    q = p;
+    q.c = {Fp::zero(), -Fp::from_u64(2)};
+    expect_error([&] { proof_from_json(proof_to_json(q), "proof.json"); }, ErrorCode::kInvalidFile,
+                 {".pi_c: πC is not in G1"});
+    q = p;
+    for (uint64_t x = 1;; x++) {  // the first x with a point (x, y) on y² = x³ + 4(1 + u)
+      Fp2 fx{Fp::from_u64(x), Fp::zero()};
+      if (auto y = sqrt(fx * fx * fx + Curve<Fp2>::b())) {
+        q.b = {fx, *y};
+        break;
+      }
+    }
+    ASSERT_TRUE(is_on_curve(q.b));
+    ASSERT_FALSE(is_in_subgroup(q.b));
+    expect_error([&] { proof_from_json(proof_to_json(q), "proof.json"); }, ErrorCode::kInvalidFile,
+                 {".pi_b: πB is not in G2"});
+    q = p;
+    q.b.y += Fp2::one();
+    expect_error([&] { proof_from_json(proof_to_json(q), "proof.json"); }, ErrorCode::kInvalidFile,
+                 {".pi_b: πB is not on the curve"});
+  }
   {
     std::string s = proof;
     s.replace(s.find("bls12381"), 8, "bn128");

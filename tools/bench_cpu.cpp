@@ -11,6 +11,7 @@
 
 #include "msm/pippenger.hpp"
 #include "util/error.hpp"
+#include "util/plural.hpp"
 
 namespace cuzk::cli {
 
@@ -148,7 +149,7 @@ int bench_msm_cpu(int log_min, int log_max, unsigned threads, int reps) {
                     std::to_string(log_min) + ".." + std::to_string(log_max) + ", reps " +
                     std::to_string(reps));
   ThreadPool p1(1), pn(threads);
-  std::printf("CPU MSM, random scalars: median of %d run(s) after one warm-up\n", reps);
+  std::printf("CPU MSM, random scalars: median of %s after one warm-up\n", counted(reps, "run").c_str());
   std::printf("%-5s %-3s %7s %3s %-13s %12s %10s %12s  %s\n", "size", "grp", "threads", "c", "buckets",
               "median ms", "ns/point", "cpu ms", "check");
   bool ok = bench_group<Fp>("G1", log_min, log_max, p1, pn, reps);

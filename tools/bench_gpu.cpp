@@ -2,6 +2,9 @@
 #include "bench_gpu.hpp"
 
 #include <cstdio>
+#include <string>
+
+#include "util/error.hpp"
 
 #ifdef CUZK_WITH_CUDA
 #include <algorithm>
@@ -11,31 +14,39 @@
 
 #include "cuda/gpu.hpp"
 #include "ff/roots.hpp"
-#include "util/error.hpp"
 #endif
 
 namespace cuzk::cli {
 
+namespace {
+
+[[noreturn]] void no_gpu(const char* command, const char* reason) {
+  throw Error(ErrorCode::kCuda, std::string(command) + ": no CUDA GPU available: " + reason);
+}
+
+}  // namespace
+
 #ifndef CUZK_WITH_CUDA
 
+void require_gpu(const char* command) {
+  no_gpu(command, "this build has no CUDA support (build with nvcc available, or -DCUZK_CUDA=ON)");
+}
 int bench_gpu_arith() {
-  std::printf("no CUDA support built\n");
+  require_gpu("bench gpu-arith");
   return 1;
 }
 int bench_gpu_ntt(int, int, int) {
-  std::printf("no CUDA support built\n");
+  require_gpu("bench ntt");
   return 1;
 }
 
 #else
 
-namespace {
-
-bool have_gpu() {
-  if (cuda::device_count() > 0) return true;
-  std::printf("no CUDA device visible\n");
-  return false;
+void require_gpu(const char* command) {
+  if (cuda::device_count() == 0) no_gpu(command, "no CUDA device is visible");
 }
+
+namespace {
 
 void print_device() {
   auto d = cuda::device_info(0);
@@ -102,96 +113,86 @@ double median(std::vector<float> v) {
 }  // namespace
 
 int bench_gpu_arith() {
-  try {
-    if (!have_gpu()) return 1;
-    print_device();
-    bool ok = true;
-    std::printf("%-8s %-22s %14s %10s %6s %10s\n", "op", "variant", "ops/s", "ms/launch", "regs", "check");
-    auto row = [&](const char* op, const char* var, const cuda::Throughput& t) {
-      const bool good = t.mismatches == 0 && t.checked > 0;
-      ok = ok && good;
-      std::printf("%-8s %-22s %14.4g %10.3f %6d %6zu/%zu%s\n", op, var, t.ops_per_s, t.ms_median, t.regs_per_thread,
-                  t.checked - t.mismatches, t.checked, good ? "" : "  WRONG");
-      std::fflush(stdout);
-    };
-    for (auto v : {cuda::MulVariant::kEvenOdd, cuda::MulVariant::kCios4, cuda::MulVariant::kWide64})
-      row("Fp mul", cuda::mul_variant_name(v), cuda::bench_fp_mul(v));
-    for (auto v : {cuda::MulVariant::kEvenOdd, cuda::MulVariant::kEvenOddShape, cuda::MulVariant::kCios4,
-                   cuda::MulVariant::kWide64})
-      row("Fr mul", cuda::mul_variant_name(v), cuda::bench_fr_mul(v));
-    row("G1 madd", "XYZZ (point.hpp)", cuda::bench_g1_madd());
-    print_memory();
-    return ok ? 0 : 2;
-  } catch (const Error& e) {
-    std::printf("error: %s\n", e.what());
-    return 2;
-  }
+  require_gpu("bench gpu-arith");
+  print_device();
+  bool ok = true;
+  std::printf("%-8s %-22s %14s %10s %6s %10s\n", "op", "variant", "ops/s", "ms/launch", "regs", "check");
+  auto row = [&](const char* op, const char* var, const cuda::Throughput& t) {
+    const bool good = t.mismatches == 0 && t.checked > 0;
+    ok = ok && good;
+    std::printf("%-8s %-22s %14.4g %10.3f %6d %6zu/%zu%s\n", op, var, t.ops_per_s, t.ms_median, t.regs_per_thread,
+                t.checked - t.mismatches, t.checked, good ? "" : "  WRONG");
+    std::fflush(stdout);
+  };
+  for (auto v : {cuda::MulVariant::kEvenOdd, cuda::MulVariant::kCios4, cuda::MulVariant::kWide64})
+    row("Fp mul", cuda::mul_variant_name(v), cuda::bench_fp_mul(v));
+  for (auto v : {cuda::MulVariant::kEvenOdd, cuda::MulVariant::kEvenOddShape, cuda::MulVariant::kCios4,
+                 cuda::MulVariant::kWide64})
+    row("Fr mul", cuda::mul_variant_name(v), cuda::bench_fr_mul(v));
+  row("G1 madd", "XYZZ (point.hpp)", cuda::bench_g1_madd());
+  print_memory();
+  return ok ? 0 : 1;
 }
 
 int bench_gpu_ntt(int log_min, int log_max, int reps) {
-  try {
-    if (log_min < 1 || log_max > 28 || log_min > log_max)
-      throw Error(ErrorCode::kInvalidArgument, "bench_gpu_ntt: sizes must satisfy 1 ≤ log_min ≤ log_max ≤ 28");
-    if (reps < 5) reps = 5;
-    if (!have_gpu()) return 1;
-    print_device();
-    bool ok = true;
-    std::printf("%4s %12s %12s %12s %12s %10s %8s\n", "logn", "fwd ms", "inv ms", "coset fwd", "coset inv",
-                "tables MiB", "check");
-    for (int L = log_min; L <= log_max; L++) {
-      const size_t n = size_t{1} << L;
-      const auto conv = RootConvention::kGenerator7;
-      cuda::GpuNtt g(L, conv);
-      const Fr shift = Fr::from_u64(7);
-      auto x = random_fr(n, L);
-      cuda::DeviceFrVec d(n);
-      d.upload(x);
-      // check: forward then sampled evaluation, inverse round trip (also the warm-up of both)
-      g.forward(d);
-      auto y = d.download();
-      const Fr w = root_of_unity(L, conv);
-      const int samples = L <= 20 ? 4 : 2;
-      bool good = true;
-      for (int s = 0; s < samples; s++) {
-        const uint64_t i = (s * 0x9e3779b97f4a7c15ULL) % n;
-        good = good && y[i] == eval_poly(x, w.pow(&i, 1));
-      }
-      g.inverse(d);
-      good = good && d.download() == x;
-      g.coset_forward(d, shift);
-      g.coset_inverse(d, shift);
-      good = good && d.download() == x;
-      ok = ok && good;
-      cuda::StreamTimer timer;
-      std::vector<float> tf, ti, tcf, tci;
-      for (int r = 0; r < reps; r++) {
-        timer.start();
-        g.forward(d);
-        timer.stop();
-        tf.push_back(timer.ms());
-        timer.start();
-        g.inverse(d);
-        timer.stop();
-        ti.push_back(timer.ms());
-        timer.start();
-        g.coset_forward(d, shift);
-        timer.stop();
-        tcf.push_back(timer.ms());
-        timer.start();
-        g.coset_inverse(d, shift);
-        timer.stop();
-        tci.push_back(timer.ms());
-      }
-      std::printf("%4d %12.3f %12.3f %12.3f %12.3f %10.1f %8s\n", L, median(tf), median(ti), median(tcf), median(tci),
-                  g.table_bytes() / 1048576.0, good ? "ok" : "WRONG");
-      std::fflush(stdout);
+  if (log_min < 1 || log_max > 28 || log_min > log_max)
+    throw Error(ErrorCode::kInvalidArgument, "bench ntt: sizes must satisfy 1 ≤ --min ≤ --max ≤ 28");
+  if (reps < 5) reps = 5;
+  require_gpu("bench ntt");
+  print_device();
+  bool ok = true;
+  std::printf("%4s %12s %12s %12s %12s %10s %8s\n", "logn", "fwd ms", "inv ms", "coset fwd", "coset inv",
+              "tables MiB", "check");
+  for (int L = log_min; L <= log_max; L++) {
+    const size_t n = size_t{1} << L;
+    const auto conv = RootConvention::kGenerator7;
+    cuda::GpuNtt g(L, conv);
+    const Fr shift = Fr::from_u64(7);
+    auto x = random_fr(n, L);
+    cuda::DeviceFrVec d(n);
+    d.upload(x);
+    // check: forward then sampled evaluation, inverse round trip (also the warm-up of both)
+    g.forward(d);
+    auto y = d.download();
+    const Fr w = root_of_unity(L, conv);
+    const int samples = L <= 20 ? 4 : 2;
+    bool good = true;
+    for (int s = 0; s < samples; s++) {
+      const uint64_t i = (s * 0x9e3779b97f4a7c15ULL) % n;
+      good = good && y[i] == eval_poly(x, w.pow(&i, 1));
     }
-    print_memory();
-    return ok ? 0 : 2;
-  } catch (const Error& e) {
-    std::printf("error: %s\n", e.what());
-    return 2;
+    g.inverse(d);
+    good = good && d.download() == x;
+    g.coset_forward(d, shift);
+    g.coset_inverse(d, shift);
+    good = good && d.download() == x;
+    ok = ok && good;
+    cuda::StreamTimer timer;
+    std::vector<float> tf, ti, tcf, tci;
+    for (int r = 0; r < reps; r++) {
+      timer.start();
+      g.forward(d);
+      timer.stop();
+      tf.push_back(timer.ms());
+      timer.start();
+      g.inverse(d);
+      timer.stop();
+      ti.push_back(timer.ms());
+      timer.start();
+      g.coset_forward(d, shift);
+      timer.stop();
+      tcf.push_back(timer.ms());
+      timer.start();
+      g.coset_inverse(d, shift);
+      timer.stop();
+      tci.push_back(timer.ms());
+    }
+    std::printf("%4d %12.3f %12.3f %12.3f %12.3f %10.1f %8s\n", L, median(tf), median(ti), median(tcf), median(tci),
+                g.table_bytes() / 1048576.0, good ? "ok" : "WRONG");
+    std::fflush(stdout);
   }
+  print_memory();
+  return ok ? 0 : 1;
 }
 
 #endif

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "bench_gpu.hpp"
+
 #ifdef CUZK_WITH_CUDA
 #include <algorithm>
 #include <chrono>
@@ -20,7 +22,7 @@ namespace cuzk::cli {
 #ifndef CUZK_WITH_CUDA
 
 int bench_gpu_msm(int, int, int) {
-  std::printf("no CUDA support built\n");
+  require_gpu("bench msm --gpu");
   return 1;
 }
 
@@ -194,10 +196,7 @@ void sweep_windows(int log_n, int reps) {
 
 int bench_gpu_msm(int log_min, int log_max, int reps) {
   reps = std::max(reps, 5);
-  if (cuda::msm_device_count() == 0) {
-    std::printf("no CUDA GPU found\n");
-    return 1;
-  }
+  require_gpu("bench msm --gpu");
   std::vector<int> g1, g2;
   std::vector<double> g1_target, g1_sppark, g2_target, g2_sppark;
   const int g1_logs[] = {20, 22, 24, 26};
@@ -220,7 +219,7 @@ int bench_gpu_msm(int log_min, int log_max, int reps) {
   }
   bool ok = bench_curve<Fp>("G1", g1, reps, g1_target.data(), g1_sppark.data());
   ok = bench_curve<Fp2>("G2", g2, reps, g2_target.data(), g2_sppark.data()) && ok;
-  return ok ? 0 : 2;
+  return ok ? 0 : 1;
 }
 
 #endif

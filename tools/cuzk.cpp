@@ -1,8 +1,10 @@
 // The `cuzk` command-line tool: prove / verify / setup / zkey export-vk / info / selfcheck / bench.
 //
-// Exit codes: 0 success; 1 a proof that does not verify (`verify`) or a failed self-check;
-// 2 bad input (unreadable or corrupt file, wrong curve, mismatched witness, unsatisfied constraints,
-// bad arguments); 3 internal or CUDA error.
+// Exit codes (README "Exit codes"): 0 success; 1 a proof that does not verify (`verify`) or a failed
+// self-check (`selfcheck`, a benchmark's result check); 2 bad input (unreadable or corrupt file, wrong
+// curve, a proof point off the curve or outside its subgroup, mismatched witness, unsatisfied
+// constraints, bad arguments); 3 internal or CUDA error (a GPU benchmark without a GPU included). Every
+// error goes through one path: "cuzk: error: <message>" on stderr.
 #include <malloc.h>
 #include <unistd.h>
 
@@ -30,6 +32,7 @@
 #include "info.hpp"
 #include "selfcheck.hpp"
 #include "util/error.hpp"
+#include "util/plural.hpp"
 
 namespace {
 
@@ -192,9 +195,9 @@ int main(int argc, char** argv) {
       std::optional<R1cs> cs;
       if (!r1cs_path.empty()) cs = read_r1cs(r1cs_path);
       if (w.size() != zk.n_vars)
-        throw Error(ErrorCode::kInvalidArgument, wtns_path + ": the witness has " + std::to_string(w.size()) +
-                                                     " values but " + zkey_path + " expects " +
-                                                     std::to_string(zk.n_vars));
+        throw Error(ErrorCode::kInvalidArgument, wtns_path + ": the witness has " +
+                                                     counted(w.size(), "value") + " but " + zkey_path +
+                                                     " expects " + std::to_string(zk.n_vars));
       check_outputs({zkey_path, wtns_path, r1cs_path}, {proof_path, public_path});
       ProveOptions opt;
       opt.verify = !no_verify;
@@ -211,12 +214,12 @@ int main(int argc, char** argv) {
       const ProvingKey key = proving_key(std::move(zk), rows);
       progress("evaluating A·w, B·w");
       ProveResult res = cuzk::prove(key, synthesize(rows, w, backend.pool()), backend, opt);
-      write_proof_json(proof_path, res.proof);
-      write_public_json(public_path, res.public_inputs);
+      write_proof_and_public_json(proof_path, res.proof, public_path, res.public_inputs);
       progress.done();
       if (!quiet)
-        std::printf("wrote %s and %s (%zu public signals)%s\n", proof_path.c_str(), public_path.c_str(),
-                    res.public_inputs.size(), no_verify ? "" : "; the proof verifies");
+        std::printf("wrote %s and %s (%s)%s\n", proof_path.c_str(), public_path.c_str(),
+                    counted(res.public_inputs.size(), "public signal").c_str(),
+                    no_verify ? "" : "; the proof verifies");
       return 0;
     }
     if (*verify_cmd) {
@@ -224,8 +227,8 @@ int main(int argc, char** argv) {
       std::vector<Fr> pub = read_public_json(public_path);
       Groth16Proof proof = read_proof_json(proof_path);
       if (pub.size() != vk.vk.n_public())
-        throw Error(ErrorCode::kInvalidArgument, public_path + " has " + std::to_string(pub.size()) +
-                                                     " signals but the key expects " +
+        throw Error(ErrorCode::kInvalidArgument, public_path + " has " + counted(pub.size(), "signal") +
+                                                     " but the key expects " +
                                                      std::to_string(vk.vk.n_public()));
       if (cuzk::verify(vk.vk, pub, proof)) {
         std::printf("OK: the proof is valid\n");
@@ -247,8 +250,10 @@ int main(int argc, char** argv) {
       progress("writing " + out_path);
       write_zkey(out_path, zk);
       progress.done();
-      std::printf("wrote %s: %u constraints, %u variables, %u public, domain %u\n", out_path.c_str(),
-                  cs.n_constraints, zk.n_vars, zk.n_public, zk.domain_size);
+      if (!quiet)
+        std::printf("wrote %s: %s, %s, %u public, domain %u\n", out_path.c_str(),
+                    counted(cs.n_constraints, "constraint").c_str(), counted(zk.n_vars, "variable").c_str(),
+                    zk.n_public, zk.domain_size);
       return 0;
     }
     if (*export_vk) {
@@ -256,6 +261,9 @@ int main(int argc, char** argv) {
       Zkey zk = read_zkey(zkey_path);
       VerifyingKey vk = verifying_key(zk);
       write_vk_json(out_path, vk, alphabeta(vk));
+      if (!quiet)
+        std::printf("wrote %s (verification key of %s, %s)\n", out_path.c_str(), zkey_path.c_str(),
+                    counted(vk.n_public(), "public signal").c_str());
       return 0;
     }
     if (*info_cmd) return cuzk::cli::run_info(info_path);
@@ -273,7 +281,7 @@ int main(int argc, char** argv) {
     return e.code() == ErrorCode::kInternal || e.code() == ErrorCode::kCuda ? 3 : 2;
   } catch (const std::exception& e) {
     progress.done();
-    std::fprintf(stderr, "cuzk: internal error: %s\n", e.what());
+    std::fprintf(stderr, "cuzk: error: internal error: %s\n", e.what());
     return 3;
   }
   return 0;

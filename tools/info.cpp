@@ -9,6 +9,7 @@
 #include "formats/wtns.hpp"
 #include "formats/zkey.hpp"
 #include "util/error.hpp"
+#include "util/plural.hpp"
 
 namespace cuzk::cli {
 namespace {
@@ -67,7 +68,8 @@ int run_info(const std::string& path) {
     std::vector<Fr> w = read_wtns(path);
     size_t zeros = 0, ones = 0;
     for (const Fr& x : w) zeros += x.is_zero(), ones += x.is_one();
-    add("  witness (.wtns v2), BLS12-381: %zu values (%zu zero, %zu one)\n", w.size(), zeros, ones);
+    add("  witness (.wtns v2), BLS12-381: %s (%zu zero, %zu one)\n", counted(w.size(), "value").c_str(),
+        zeros, ones);
   } else if (m.size() && (m[0] == '{' || m[0] == '[')) {
     std::ifstream t(path);
     std::string text((std::istreambuf_iterator<char>(t)), std::istreambuf_iterator<char>());
@@ -76,10 +78,11 @@ int run_info(const std::string& path) {
       add("  snarkjs Groth16 proof (bls12381)\n");
     } else if (text.find("\"vk_alpha_1\"") != std::string::npos) {
       auto vk = read_vk_json(path);
-      add("  snarkjs Groth16 verification key (bls12381), %u public signals\n", vk.vk.n_public());
+      add("  snarkjs Groth16 verification key (bls12381), %s\n",
+          counted(vk.vk.n_public(), "public signal").c_str());
     } else {
       auto pub = read_public_json(path);
-      add("  snarkjs public signals: %zu values\n", pub.size());
+      add("  snarkjs public signals: %s\n", counted(pub.size(), "value").c_str());
     }
   } else {
     throw Error(ErrorCode::kInvalidFile, path + ": not a .zkey, .r1cs, .wtns or snarkjs JSON file");

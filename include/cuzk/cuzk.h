@@ -33,7 +33,8 @@ const char* cuzk_version(void);
 cuzk_status cuzk_prover_new(const char* zkey_path, unsigned threads, cuzk_prover** out, char* err, size_t err_len);
 
 /** Proves with the witness file `wtns_path` (.wtns v2) and writes snarkjs's proof.json and public.json
- *  (atomically: nothing is written on failure). The proof is verified before it is written. */
+ *  (atomically, as a pair: nothing is written on failure, and concurrent calls writing the same paths
+ *  leave a matching pair). The proof is verified before it is written. */
 cuzk_status cuzk_prove_files(cuzk_prover* prover, const char* wtns_path, const char* proof_json_path,
                              const char* public_json_path, char* err, size_t err_len);
 

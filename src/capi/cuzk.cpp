@@ -14,6 +14,7 @@
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
 #include "util/error.hpp"
+#include "util/plural.hpp"
 
 struct cuzk_prover {
   cuzk::ConstraintSystem rows;
@@ -75,12 +76,11 @@ cuzk_status cuzk_prove_files(cuzk_prover* prover, const char* wtns_path, const c
     std::vector<cuzk::Fr> w = cuzk::read_wtns(wtns_path);
     if (w.size() != prover->rows.n_vars())
       throw cuzk::Error(cuzk::ErrorCode::kInvalidArgument,
-                        std::string(wtns_path) + ": the witness has " + std::to_string(w.size()) +
-                            " values but the zkey expects " + std::to_string(prover->rows.n_vars()));
+                        std::string(wtns_path) + ": the witness has " + cuzk::counted(w.size(), "value") +
+                            " but the zkey expects " + std::to_string(prover->rows.n_vars()));
     cuzk::ProveResult res =
         cuzk::prove(prover->key, cuzk::synthesize(prover->rows, w, prover->backend.pool()), prover->backend);
-    cuzk::write_proof_json(proof_json_path, res.proof);
-    cuzk::write_public_json(public_json_path, res.public_inputs);
+    cuzk::write_proof_and_public_json(proof_json_path, res.proof, public_json_path, res.public_inputs);
   });
 }
 

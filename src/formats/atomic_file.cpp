@@ -1,12 +1,14 @@
 #include "formats/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "util/error.hpp"
@@ -66,13 +68,16 @@ AtomicFile::AtomicFile(AtomicFile&& o) noexcept
       fd_(std::exchange(o.fd_, -1)),
       size_(o.size_),
       flushed_(o.flushed_),
-      buf_(std::move(o.buf_)) {}
+      buf_(std::move(o.buf_)) {
+  o.tmp_.clear();
+}
 
 AtomicFile& AtomicFile::operator=(AtomicFile&& o) noexcept {
   if (this != &o) {
     discard();
     path_ = std::move(o.path_);
     tmp_ = std::move(o.tmp_);
+    o.tmp_.clear();
     fd_ = std::exchange(o.fd_, -1);
     size_ = o.size_;
     flushed_ = o.flushed_;
@@ -87,7 +92,10 @@ void AtomicFile::discard() noexcept {
   if (fd_ >= 0) {
     ::close(fd_);
     fd_ = -1;
+  }
+  if (!tmp_.empty()) {
     ::unlink(tmp_.c_str());
+    tmp_.clear();
   }
 }
 
@@ -137,30 +145,116 @@ void AtomicFile::patch(uint64_t offset, std::span<const uint8_t> bytes) {
   }
 }
 
-void AtomicFile::commit() {
+void AtomicFile::seal() {
   if (fd_ < 0) throw Error(ErrorCode::kInternal, path_.string() + ": commit twice");
   flush();
   if (::fsync(fd_) != 0) io_error(tmp_, "fsync failed", errno);
-  if (::close(fd_) != 0) {
-    int err = errno;
-    fd_ = -1;
-    ::unlink(tmp_.c_str());
-    io_error(tmp_, "close failed", err);
-  }
-  fd_ = -1;
-  if (::rename(tmp_.c_str(), path_.c_str()) != 0) {
-    int err = errno;
-    ::unlink(tmp_.c_str());
-    io_error(path_, "rename of the temporary file failed", err);
-  }
-  // Persist the directory entry too (best effort: some file systems refuse fsync on directories).
-  std::filesystem::path dir = path_.parent_path();
-  if (dir.empty()) dir = ".";
+  const int fd = std::exchange(fd_, -1);
+  if (::close(fd) != 0) io_error(tmp_, "close failed", errno);  // the destructor removes tmp_
+}
+
+void AtomicFile::rename_into_place() {
+  if (::rename(tmp_.c_str(), path_.c_str()) != 0)
+    io_error(path_, "rename of the temporary file failed", errno);
+  tmp_.clear();
+}
+
+void AtomicFile::commit() {
+  AtomicFile* self = this;
+  commit_together({&self, 1});
+}
+
+namespace {
+
+/// The folder that holds `path` ("." for a bare file name).
+std::filesystem::path folder_of(const std::filesystem::path& path) {
+  std::filesystem::path dir = path.parent_path();
+  return dir.empty() ? std::filesystem::path(".") : dir;
+}
+
+/// Persists directory entries (best effort: some file systems refuse fsync on directories).
+void fsync_folder(const std::filesystem::path& dir) {
   int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
     (void)::fsync(dfd);
     ::close(dfd);
   }
+}
+
+/// Exclusive flock(2) on `.cuzk.lock` in each of a set of folders, held until destruction. A folder
+/// named twice (under any spelling) is locked once; locks are taken in (device, inode) order.
+class FolderLocks {
+ public:
+  explicit FolderLocks(const std::vector<std::filesystem::path>& dirs) {
+    struct Held {
+      dev_t dev;
+      ino_t ino;
+      int fd;
+      std::filesystem::path path;
+    };
+    std::vector<Held> held;
+    try {
+      for (const auto& dir : dirs) {
+        const std::filesystem::path lock = dir / ".cuzk.lock";
+        int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) io_error(lock, "cannot open the lock file", errno);
+        fds_.push_back(fd);
+        struct stat st;
+        if (::fstat(fd, &st) != 0) io_error(lock, "stat failed", errno);
+        held.push_back({st.st_dev, st.st_ino, fd, lock});
+      }
+      std::sort(held.begin(), held.end(),
+                [](const Held& a, const Held& b) { return a.dev != b.dev ? a.dev < b.dev : a.ino < b.ino; });
+      for (size_t i = 0; i < held.size(); i++) {
+        if (i > 0 && held[i].dev == held[i - 1].dev && held[i].ino == held[i - 1].ino) continue;
+        while (::flock(held[i].fd, LOCK_EX) != 0)
+          if (errno != EINTR) io_error(held[i].path, "cannot lock", errno);
+      }
+    } catch (...) {
+      release();
+      throw;
+    }
+  }
+  FolderLocks(const FolderLocks&) = delete;
+  FolderLocks& operator=(const FolderLocks&) = delete;
+  ~FolderLocks() { release(); }
+
+ private:
+  void release() noexcept {
+    for (int fd : fds_) ::close(fd);  // closing the last descriptor of a lock releases it
+    fds_.clear();
+  }
+  std::vector<int> fds_;
+};
+
+}  // namespace
+
+void commit_together(std::span<AtomicFile* const> files) {
+  for (AtomicFile* f : files) f->seal();
+  std::vector<std::filesystem::path> dirs;
+  for (AtomicFile* f : files) {
+    std::filesystem::path d = folder_of(f->path_);
+    if (std::find(dirs.begin(), dirs.end(), d) == dirs.end()) dirs.push_back(d);
+  }
+  {
+    // One file is atomic by itself: only a set needs the lock.
+    std::optional<FolderLocks> locks;
+    if (files.size() > 1) locks.emplace(dirs);
+    for (AtomicFile* f : files) f->rename_into_place();
+    for (const auto& d : dirs) fsync_folder(d);
+  }
+}
+
+void write_files_atomically(const std::vector<FileToWrite>& files) {
+  std::vector<AtomicFile> out;
+  out.reserve(files.size());
+  for (const FileToWrite& f : files) {
+    out.emplace_back(f.path);
+    out.back().append({reinterpret_cast<const uint8_t*>(f.contents.data()), f.contents.size()});
+  }
+  std::vector<AtomicFile*> ptrs;
+  for (AtomicFile& f : out) ptrs.push_back(&f);
+  commit_together(ptrs);
 }
 
 void write_file_atomic(const std::filesystem::path& path, std::span<const uint8_t> bytes) {

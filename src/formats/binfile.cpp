@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "util/error.hpp"
+#include "util/plural.hpp"
 
 namespace cuzk {
 namespace {
@@ -130,8 +131,7 @@ void BinFile::fail(const std::string& what) const {
 
 void BinFile::parse(std::string_view magic, uint32_t version) {
   if (magic.size() != 4) throw Error(ErrorCode::kInternal, "container magic must be 4 characters");
-  if (size_ < 12)
-    fail("truncated: file has " + std::to_string(size_) + " bytes, the container header needs 12");
+  if (size_ < 12) fail("truncated: file has " + counted(size_, "byte") + ", the container header needs 12");
   if (std::memcmp(data_, magic.data(), 4) != 0)
     fail("wrong magic " + show_magic(data_) + ", expected \"" + std::string(magic) + "\" (not a ." +
          std::string(magic) + " file)");
@@ -154,15 +154,14 @@ void BinFile::parse(std::string_view magic, uint32_t version) {
     pos += 12;
     left -= 12;
     if (s.size > left)
-      fail("truncated: section " + std::to_string(s.id) + " claims " + std::to_string(s.size) + " bytes, " +
+      fail("truncated: section " + std::to_string(s.id) + " claims " + counted(s.size, "byte") + ", " +
            std::to_string(left) + " left");
     s.offset = pos;
     pos += s.size;
     sections_.push_back(s);
   }
   if (pos != size_)
-    fail(std::to_string(size_ - pos) + " trailing bytes after the last of " + std::to_string(n) +
-         " sections");
+    fail(counted(size_ - pos, "trailing byte") + " after the last of " + counted(n, "section"));
 }
 
 size_t BinFile::count(uint32_t id) const {
@@ -196,7 +195,7 @@ void ByteReader::fail(const std::string& what) const {
 
 std::span<const uint8_t> ByteReader::take(size_t n) {
   if (n > remaining())
-    fail("truncated: need " + std::to_string(n) + " bytes at offset " + std::to_string(pos_) + ", " +
+    fail("truncated: need " + counted(n, "byte") + " at offset " + std::to_string(pos_) + ", " +
          std::to_string(remaining()) + " left");
   auto s = data_.subspan(pos_, n);
   pos_ += n;

@@ -6,6 +6,7 @@
 #include "formats/binfile.hpp"
 #include "formats/primes.hpp"
 #include "util/error.hpp"
+#include "util/plural.hpp"
 
 namespace cuzk {
 namespace {
@@ -15,9 +16,8 @@ void read_lc(ByteReader& rd, SparseMatrix& m, uint32_t j, char which, uint32_t n
   const uint32_t n = rd.u32();
   // Each term is 36 bytes: reject absurd counts before reserving anything.
   if ((uint64_t)n * 36 > rd.remaining())
-    rd.fail("truncated: constraint " + std::to_string(j) + " " + which + " claims " + std::to_string(n) +
-            " terms (" + std::to_string((uint64_t)n * 36) + " bytes), " + std::to_string(rd.remaining()) +
-            " left");
+    rd.fail("truncated: constraint " + std::to_string(j) + " " + which + " claims " + counted(n, "term") +
+            " (" + counted((uint64_t)n * 36, "byte") + "), " + std::to_string(rd.remaining()) + " left");
   for (uint32_t t = 0; t < n; t++) {
     uint32_t wire = rd.u32();
     auto coeff = rd.take(32);
@@ -50,16 +50,20 @@ R1cs read_r1cs(const BinFile& file) {
     r.n_labels = rd.u64();
     r.n_constraints = rd.u32();
     rd.expect_end();
-    if (1ull + r.n_pub_out + r.n_pub_in + r.n_prv_in > r.n_wires)
-      rd.fail("1 + nPubOut + nPubIn + nPrvIn = " + std::to_string(1ull + r.n_pub_out + r.n_pub_in + r.n_prv_in) +
+    // Wire 0 and the public signals always have wires. Private inputs need not: circom drops unused
+    // ones from the witness but still counts them in nPrvIn (`signal input x;` alone: nWires = 1,
+    // nPrvIn = 1), and snarkjs accepts that, so nPrvIn is not checked against nWires. nConstraints = 0
+    // is a valid circuit too.
+    if (1ull + r.n_pub_out + r.n_pub_in > r.n_wires)
+      rd.fail("1 + nPubOut + nPubIn = " + std::to_string(1ull + r.n_pub_out + r.n_pub_in) +
               " exceeds nWires = " + std::to_string(r.n_wires));
   }
   {
     ByteReader rd(file.section(2, "constraints"), file.name() + ": section 2 (constraints)");
     // Every constraint takes at least 12 bytes (three term counts).
     if ((uint64_t)r.n_constraints * 12 > rd.remaining())
-      rd.fail("truncated: " + std::to_string(r.n_constraints) + " constraints need at least " +
-              std::to_string((uint64_t)r.n_constraints * 12) + " bytes, the section has " +
+      rd.fail("truncated: nConstraints = " + std::to_string(r.n_constraints) + " needs at least " +
+              counted((uint64_t)r.n_constraints * 12, "byte") + ", the section has " +
               std::to_string(rd.remaining()));
     for (SparseMatrix* m : {&r.a, &r.b, &r.c}) m->row_offsets.reserve((size_t)r.n_constraints + 1);
     for (uint32_t j = 0; j < r.n_constraints; j++) {
@@ -72,8 +76,8 @@ R1cs read_r1cs(const BinFile& file) {
   if (auto s3 = file.optional_section(3, "wire to label map")) {
     ByteReader rd(*s3, file.name() + ": section 3 (wire to label map)");
     if (s3->size() != (uint64_t)r.n_wires * 8)
-      rd.fail("has " + std::to_string(s3->size()) + " bytes, expected nWires·8 = " +
-              std::to_string((uint64_t)r.n_wires * 8));
+      rd.fail("has " + counted(s3->size(), "byte") +
+              ", expected nWires·8 = " + std::to_string((uint64_t)r.n_wires * 8));
     r.wire_to_label.resize(r.n_wires);
     for (auto& l : r.wire_to_label) l = rd.u64();
   }

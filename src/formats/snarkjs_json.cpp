@@ -1,11 +1,13 @@
 #include "formats/snarkjs_json.hpp"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "formats/atomic_file.hpp"
 #include "formats/decimal.hpp"
 #include "util/error.hpp"
+#include "util/plural.hpp"
 
 namespace cuzk {
 namespace {
@@ -108,22 +110,34 @@ Fp12 parse_fp12(const json& j, const Where& w) {
   return {parse_fp6(j[0], w[0]), parse_fp6(j[1], w[1])};
 }
 
-G1Affine parse_g1(const json& j, const Where& w) {
+/// A proof point (`name` is πA, πB or πC) must also lie in its prime-order subgroup: a point outside it
+/// is not the encoding of a G1/G2 element, so the proof is malformed (not merely invalid).
+struct ProofPoint {
+  const char* name;
+};
+
+G1Affine parse_g1(const json& j, const Where& w, std::optional<ProofPoint> proof = {}) {
   array_of(j, w, 3);
   Fp z = parse_fe<Fp>(j[2], w[2]);
   if (z.is_zero()) return G1Affine::infinity();
   if (!z.is_one()) w.fail("third coordinate must be \"1\" (affine) or \"0\" (infinity)");
   G1Affine p{parse_fe<Fp>(j[0], w[0]), parse_fe<Fp>(j[1], w[1])};
-  if (p.is_inf() || !is_on_curve(p)) w.fail("G1 point is not on the curve");
+  const std::string name = proof ? proof->name : "G1 point";
+  if (p.is_inf() || !is_on_curve(p)) w.fail(name + " is not on the curve");
+  if (proof && !is_in_subgroup(p))
+    w.fail(name + " is not in G1 (on the curve, outside the prime-order subgroup)");
   return p;
 }
-G2Affine parse_g2(const json& j, const Where& w) {
+G2Affine parse_g2(const json& j, const Where& w, std::optional<ProofPoint> proof = {}) {
   array_of(j, w, 3);
   Fp2 z = parse_fp2(j[2], w[2]);
   if (z.is_zero()) return G2Affine::infinity();
   if (!(z == Fp2::one())) w.fail("third coordinate must be [\"1\", \"0\"] (affine) or [\"0\", \"0\"] (infinity)");
   G2Affine p{parse_fp2(j[0], w[0]), parse_fp2(j[1], w[1])};
-  if (p.is_inf() || !is_on_curve(p)) w.fail("G2 point is not on the curve");
+  const std::string name = proof ? proof->name : "G2 point";
+  if (p.is_inf() || !is_on_curve(p)) w.fail(name + " is not on the curve");
+  if (proof && !is_in_subgroup(p))
+    w.fail(name + " is not in G2 (on the curve, outside the prime-order subgroup)");
   return p;
 }
 
@@ -162,8 +176,9 @@ Groth16Proof proof_from_json(std::string_view text, std::string_view name) {
   Where w{name, ""};
   if (!j.is_object()) w.fail("expected an object");
   check_tags(j, w, false);
-  return {parse_g1(member(j, w, "pi_a"), w["pi_a"]), parse_g2(member(j, w, "pi_b"), w["pi_b"]),
-          parse_g1(member(j, w, "pi_c"), w["pi_c"])};
+  return {parse_g1(member(j, w, "pi_a"), w["pi_a"], ProofPoint{"πA"}),
+          parse_g2(member(j, w, "pi_b"), w["pi_b"], ProofPoint{"πB"}),
+          parse_g1(member(j, w, "pi_c"), w["pi_c"], ProofPoint{"πC"})};
 }
 
 std::string public_to_json(std::span<const Fr> signals) {
@@ -215,8 +230,8 @@ SnarkjsVerificationKey vk_from_json(std::string_view text, std::string_view name
   for (size_t i = 0; i < ic.size(); i++) out.vk.ic.push_back(parse_g1(ic[i], w["IC"][i]));
   const json& np = member(j, w, "nPublic");
   if (!np.is_number_unsigned() || np.get<uint64_t>() != ic.size() - 1)
-    w["nPublic"].fail("is " + np.dump() + ", but IC has " + std::to_string(ic.size()) + " points (expected nPublic = " +
-                      std::to_string(ic.size() - 1) + ")");
+    w["nPublic"].fail("is " + np.dump() + ", but IC has " + counted(ic.size(), "point") +
+                      " (expected nPublic = " + std::to_string(ic.size() - 1) + ")");
   return out;
 }
 
@@ -231,6 +246,10 @@ std::vector<Fr> read_public_json(const std::filesystem::path& path) {
 }
 void write_public_json(const std::filesystem::path& path, std::span<const Fr> signals) {
   write_file_atomic(path, public_to_json(signals));
+}
+void write_proof_and_public_json(const std::filesystem::path& proof_path, const Groth16Proof& p,
+                                 const std::filesystem::path& public_path, std::span<const Fr> signals) {
+  write_files_atomically({{proof_path, proof_to_json(p)}, {public_path, public_to_json(signals)}});
 }
 SnarkjsVerificationKey read_vk_json(const std::filesystem::path& path) {
   return vk_from_json(read_text(path), path.string());

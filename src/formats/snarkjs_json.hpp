@@ -9,8 +9,8 @@
 //   verification_key.json {"protocol", "curve", "nPublic", "vk_alpha_1", "vk_beta_2", "vk_gamma_2",
 //                "vk_delta_2", "vk_alphabeta_12", "IC"}
 // Parsing checks the structure, the protocol/curve strings, canonical decimals (a value ≥ the modulus
-// is an error naming the field, Fp or Fr) and that points are on the curve; it throws
-// Error(kInvalidFile, "<name>: <where>: <problem>").
+// is an error naming the field, Fp or Fr) and that points are on the curve (proof points also in their
+// prime-order subgroup); it throws Error(kInvalidFile, "<name>: <where>: <problem>").
 #pragma once
 
 #include <filesystem>
@@ -36,8 +36,9 @@ struct SnarkjsVerificationKey {
 
 /// proof.json text, byte-identical to snarkjs's.
 std::string proof_to_json(const Groth16Proof& p);
-/// Parses proof.json text; `name` (e.g. the path) prefixes errors. Points are checked on the curve
-/// (not for subgroup membership: the verifier's pairing equation is the real check).
+/// Parses proof.json text; `name` (e.g. the path) prefixes errors. A point off the curve or outside its
+/// prime-order subgroup is malformed input, not an invalid proof: Error(kInvalidFile, "<name>: .pi_a: πA
+/// is not in G1 (…)") / "…: .pi_b: πB is not on the curve".
 Groth16Proof proof_from_json(std::string_view text, std::string_view name = "proof.json");
 
 /// public.json text for public signals w[1..nPublic] (Fr, Montgomery form).
@@ -57,6 +58,10 @@ Groth16Proof read_proof_json(const std::filesystem::path& path);
 void write_proof_json(const std::filesystem::path& path, const Groth16Proof& p);
 std::vector<Fr> read_public_json(const std::filesystem::path& path);
 void write_public_json(const std::filesystem::path& path, std::span<const Fr> signals);
+/// Writes proof.json and public.json as one (write_files_atomically): however many provers write the
+/// same two paths at once, the pair left on disk always comes from one of them.
+void write_proof_and_public_json(const std::filesystem::path& proof_path, const Groth16Proof& p,
+                                 const std::filesystem::path& public_path, std::span<const Fr> signals);
 SnarkjsVerificationKey read_vk_json(const std::filesystem::path& path);
 void write_vk_json(const std::filesystem::path& path, const VerifyingKey& vk, const Fp12& alphabeta_12);
 

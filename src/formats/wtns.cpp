@@ -7,6 +7,7 @@
 #include "formats/binfile.hpp"
 #include "formats/primes.hpp"
 #include "util/error.hpp"
+#include "util/plural.hpp"
 
 namespace cuzk {
 namespace {
@@ -54,8 +55,9 @@ std::vector<Fr> read_wtns(const BinFile& file) {
   }
   auto values = file.section(2, "witness values");
   if (values.size() != (uint64_t)n * 32)
-    file.fail("section 2 (witness values) has " + std::to_string(values.size()) + " bytes, expected nWitness·32 = " +
-              std::to_string((uint64_t)n * 32) + " (nWitness = " + std::to_string(n) + ")");
+    file.fail("section 2 (witness values) has " + counted(values.size(), "byte") +
+              ", expected nWitness·32 = " + std::to_string((uint64_t)n * 32) +
+              " (nWitness = " + std::to_string(n) + ")");
   std::vector<Fr> w(n);
   for (uint32_t i = 0; i < n; i++)
     if (!from_bytes_le(values.data() + 32 * (size_t)i, w[i]))

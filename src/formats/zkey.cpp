@@ -12,6 +12,7 @@
 #include "formats/binfile.hpp"
 #include "formats/primes.hpp"
 #include "util/error.hpp"
+#include "util/plural.hpp"
 
 namespace cuzk {
 namespace {
@@ -87,8 +88,8 @@ BigVector<P> read_point_section(const BinFile& f, uint32_t id, const char* what,
   const uint64_t want = n * point_bytes<P>();
   const std::string ctx = f.name() + ": section " + std::to_string(id) + " (" + what + ")";
   if (s.size() != want)
-    throw Error(ErrorCode::kInvalidFile, ctx + " has " + std::to_string(s.size()) + " bytes, expected " +
-                                             count_expr + " = " + std::to_string(n) + " points of " +
+    throw Error(ErrorCode::kInvalidFile, ctx + " has " + counted(s.size(), "byte") + ", expected " +
+                                             count_expr + " = " + counted(n, "point") + " of " +
                                              std::to_string(point_bytes<P>()) +
                                              " bytes = " + std::to_string(want));
   return decode_points<P>(s.data(), (size_t)n, check, ctx);
@@ -168,7 +169,7 @@ Zkey read_zkey(const BinFile& f, const ZkeyReadOptions& opt) {
     ByteReader rd(s, f.name() + ": section 4 (coefficients)");
     const uint32_t n = rd.u32();
     if (rd.remaining() != (uint64_t)n * kCoefBytes)
-      rd.fail("has " + std::to_string(s.size()) + " bytes, expected 4 + nCoef·44 = " +
+      rd.fail("has " + counted(s.size(), "byte") + ", expected 4 + nCoef·44 = " +
               std::to_string(4 + (uint64_t)n * kCoefBytes) + " (nCoef = " + std::to_string(n) + ")");
     zk.coefs.resize(n);
     for (uint32_t i = 0; i < n; i++) {
@@ -198,8 +199,8 @@ Zkey read_zkey(const BinFile& f, const ZkeyReadOptions& opt) {
   zk.h = read_point_section<G1Affine>(f, 9, "H", zk.domain_size, "domainSize", vc);
   if (auto s = f.optional_section(10, "contributions")) {
     if (s->size() < 68)
-      f.fail("section 10 (contributions) has " + std::to_string(s->size()) +
-             " bytes, fewer than csHash (64) + nContributions (4)");
+      f.fail("section 10 (contributions) has " + counted(s->size(), "byte") +
+             ", fewer than csHash (64) + nContributions (4)");
     zk.mpc_params.assign(s->begin(), s->end());
   }
   return zk;
@@ -214,7 +215,7 @@ void check_shape(const Zkey& zk) {
   if ((uint64_t)zk.n_public + 1 > zk.n_vars) bad("n_public + 1 exceeds n_vars");
   auto want = [&](size_t have, uint64_t need, const char* what) {
     if (have != need)
-      bad(std::string(what) + " has " + std::to_string(have) + " points, expected " + std::to_string(need));
+      bad(std::string(what) + " has " + counted(have, "point") + ", expected " + std::to_string(need));
   };
   want(zk.ic.size(), (uint64_t)zk.n_public + 1, "IC");
   want(zk.a.size(), zk.n_vars, "A");

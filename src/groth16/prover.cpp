@@ -7,6 +7,7 @@
 #include "ff/bytes.hpp"
 #include "groth16/verifier.hpp"
 #include "util/error.hpp"
+#include "util/plural.hpp"
 
 namespace cuzk {
 namespace {
@@ -29,8 +30,8 @@ std::string unsatisfied_reason(const Assignment& asg, const ProveOptions& opt) {
     const R1cs& cs = *opt.r1cs;
     const size_t n_vars = asg.inputs.size() + asg.aux.size();
     if (cs.n_wires != n_vars)
-      return msg + " (and the .r1cs has " + std::to_string(cs.n_wires) + " wires but the key " +
-             std::to_string(n_vars) + " variables: they belong to different circuits)";
+      return msg + " (and the .r1cs has " + counted(cs.n_wires, "wire") + " but the key " +
+             counted(n_vars, "variable") + ": they belong to different circuits)";
     std::vector<Fr> w(asg.inputs.begin(), asg.inputs.end());
     w.insert(w.end(), asg.aux.begin(), asg.aux.end());
     if (auto bad = first_unsatisfied(cs, w)) return msg + "; first unsatisfied constraint: #" + std::to_string(*bad);

@@ -3,14 +3,15 @@
 #include <string>
 
 #include "util/error.hpp"
+#include "util/plural.hpp"
 
 namespace cuzk {
 
 std::optional<size_t> first_unsatisfied(const R1cs& r1cs, std::span<const Fr> witness) {
   if (witness.size() != r1cs.n_wires)
-    throw Error(ErrorCode::kInvalidArgument, "witness has " + std::to_string(witness.size()) +
-                                                 " values, the constraint system has " +
-                                                 std::to_string(r1cs.n_wires) + " wires");
+    throw Error(ErrorCode::kInvalidArgument, "witness has " + counted(witness.size(), "value") +
+                                                 ", the constraint system has " +
+                                                 counted(r1cs.n_wires, "wire"));
   for (size_t j = 0; j < r1cs.a.rows(); j++)
     if (r1cs.a.dot_row(j, witness) * r1cs.b.dot_row(j, witness) != r1cs.c.dot_row(j, witness)) return j;
   return std::nullopt;
@@ -36,9 +37,8 @@ ConstraintSystem constraint_system(const R1cs& r1cs, HConvention convention) {
   cs.convention = convention;
   cs.n_inputs = r1cs.n_public() + 1;
   if (cs.n_inputs > r1cs.n_wires)
-    throw Error(ErrorCode::kInvalidArgument, "the circuit has " + std::to_string(r1cs.n_public()) +
-                                                 " public signals but only " + std::to_string(r1cs.n_wires) +
-                                                 " wires");
+    throw Error(ErrorCode::kInvalidArgument, "the circuit has " + counted(r1cs.n_public(), "public signal") +
+                                                 " but only " + counted(r1cs.n_wires, "wire"));
   cs.n_aux = r1cs.n_wires - cs.n_inputs;
   cs.a = r1cs.a;
   cs.b = r1cs.b;

@@ -46,7 +46,7 @@ struct R1cs {
   uint32_t n_wires = 0;      ///< witness length, including wire 0 (= 1)
   uint32_t n_pub_out = 0;    ///< public outputs (wires 1..n_pub_out)
   uint32_t n_pub_in = 0;     ///< public inputs (the next n_pub_in wires)
-  uint32_t n_prv_in = 0;     ///< private inputs
+  uint32_t n_prv_in = 0;     ///< private inputs (circom counts unused ones, which have no wire)
   uint64_t n_labels = 0;     ///< symbols in the circuit (.sym); ≥ n_wires
   uint32_t n_constraints = 0;
   SparseMatrix a, b, c;      ///< n_constraints rows each; column indices < n_wires

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "util/error.hpp"
+#include "util/plural.hpp"
 
 namespace cuzk {
 namespace {
@@ -40,9 +41,9 @@ void spmv(const SparseMatrix& m, std::span<const Fr> w, BigVector<Fr>& out, size
 
 Assignment synthesize(const ConstraintSystem& cs, std::span<const Fr> witness, ThreadPool& pool) {
   if (witness.size() != cs.n_vars())
-    throw Error(ErrorCode::kInvalidArgument, "witness has " + std::to_string(witness.size()) +
-                                                 " values but the circuit has " + std::to_string(cs.n_vars()) +
-                                                 " variables (" + std::to_string(cs.n_inputs) + " inputs + " +
+    throw Error(ErrorCode::kInvalidArgument, "witness has " + counted(witness.size(), "value") +
+                                                 " but the circuit has " + counted(cs.n_vars(), "variable") +
+                                                 " (" + counted(cs.n_inputs, "input") + " + " +
                                                  std::to_string(cs.n_aux) + " aux)");
   if (witness.empty() || !witness[0].is_one())
     throw Error(ErrorCode::kInvalidArgument, "witness[0] must be 1 (the constant ONE)");

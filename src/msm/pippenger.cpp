@@ -11,6 +11,7 @@
 #include "msm/batch_affine.hpp"
 #include "util/error.hpp"
 #include "util/huge_alloc.hpp"
+#include "util/plural.hpp"
 
 namespace cuzk {
 
@@ -358,7 +359,7 @@ Jacobian<F> msm(std::span<const Affine<F>> bases, std::span<const Fr> scalars, T
   const size_t n = bases.size();
   if (scalars.size() != n)
     throw Error(ErrorCode::kInvalidArgument,
-                "msm: " + std::to_string(n) + " bases but " + std::to_string(scalars.size()) + " scalars");
+                "msm: " + counted(n, "base") + " but " + counted(scalars.size(), "scalar"));
   if (n >= (size_t{1} << 32)) throw Error(ErrorCode::kInvalidArgument, "msm: more than 2^32 − 1 points");
   if (n == 0) return Jacobian<F>::infinity();
 

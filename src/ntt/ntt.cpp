@@ -8,6 +8,7 @@
 #include "ff/fp52x8.hpp"
 #include "ntt/butterfly_ifma.hpp"
 #include "util/error.hpp"
+#include "util/plural.hpp"
 
 namespace cuzk {
 
@@ -15,8 +16,9 @@ namespace {
 
 void check_size(const Domain& d, std::span<Fr> data, const char* fn) {
   if (data.size() != d.size())
-    throw Error(ErrorCode::kInvalidArgument, std::string(fn) + ": data has " + std::to_string(data.size()) +
-                                                 " elements, the domain " + std::to_string(d.size()));
+    throw Error(ErrorCode::kInvalidArgument, std::string(fn) + ": data has " +
+                                                 counted(data.size(), "element") + ", the domain " +
+                                                 std::to_string(d.size()));
 }
 
 uint64_t bit_reverse(uint64_t x, int bits) {

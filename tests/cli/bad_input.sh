@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Bad input through the CLI: each case gives a clear error naming the input and the problem, exit
-# code 2, and no output file.
+# code 2, and no output file. Also: a GPU benchmark without a GPU is a CUDA error (exit 3).
 source "$(dirname "$0")/common.sh"
 D="$SRC/tests/data"
 cd "$WORK"
@@ -65,6 +65,25 @@ expect_err_contains "broken.json"
 node -e 'const fs=require("fs"); const p=JSON.parse(fs.readFileSync("pub.json")); p[0]="52435875175126190479447740508185965837690552500527637822603658699938581184513"; fs.writeFileSync("pub3.json", JSON.stringify(p));'
 expect_exit 2 signal-ge-r -- "$CUZK" verify "$D/mimc/mimc_dev_vk.json" pub3.json good.json
 expect_err_contains "pub3.json"
+
+echo "== verify: proof points off the curve or outside the subgroup are malformed input (exit 2)"
+# (0, 2) lies on y² = x³ + 4 but not in G1; adding 1 to a coordinate of πB moves it off the curve.
+node -e 'const fs=require("fs"); const p=JSON.parse(fs.readFileSync("good.json"));
+p.pi_a=["0","2","1"]; fs.writeFileSync("sub_a.json", JSON.stringify(p));
+const q=JSON.parse(fs.readFileSync("good.json")); q.pi_b[1][0]=String(BigInt(q.pi_b[1][0])+1n);
+fs.writeFileSync("off_b.json", JSON.stringify(q));'
+expect_exit 2 pi_a-not-in-G1 -- "$CUZK" verify "$D/mimc/mimc_dev_vk.json" pub.json sub_a.json
+expect_err_contains "sub_a.json"; expect_err_contains "πA is not in G1"
+expect_exit 2 pi_b-off-curve -- "$CUZK" verify "$D/mimc/mimc_dev_vk.json" pub.json off_b.json
+expect_err_contains "off_b.json"; expect_err_contains "πB is not on the curve"
+
+echo "== GPU benchmarks without a GPU (or without CUDA support): exit 3, one wording, through cuzk: error:"
+for bench in "msm --gpu --min 10 --max 10" "ntt --min 10 --max 10" "gpu-arith"; do
+  # shellcheck disable=SC2086  # $bench is a list of arguments
+  expect_exit 3 "bench $bench" -- env CUDA_VISIBLE_DEVICES= "$CUZK" bench $bench
+  expect_err_contains "cuzk: error: bench ${bench%% --min*}: no CUDA GPU available: "
+  [ ! -s "$WORK/out" ] || fail "bench $bench printed on stdout: $(cat "$WORK/out")"
+done
 echo "== outputs that name an input, each other, or a missing folder; usage errors"
 cp "$zk" own.zkey
 expect_exit 2 overwrite-input -- "$CUZK" prove own.zkey "$w" own.zkey public.json

@@ -9,8 +9,9 @@
 #include "../../tools/bench_gpu.hpp"
 #include "../../tools/bench_gpu_msm.hpp"
 #include "../../tools/bench_prove.hpp"
+#include "util/error.hpp"
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   int rc = 0;
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "arith")) {
@@ -59,4 +60,7 @@ int main(int argc, char** argv) {
     }
   }
   return rc;
+} catch (const cuzk::Error& e) {  // the CLI's rule: 3 for CUDA and internal errors, 2 for bad input
+  std::fprintf(stderr, "cuzk_gpu_bench: error: %s\n", e.what());
+  return e.code() == cuzk::ErrorCode::kCuda || e.code() == cuzk::ErrorCode::kInternal ? 3 : 2;
 }
