@@ -203,7 +203,7 @@ TEST(FormatParams, TrailingBytesAndBadCounts) {
   expect_error([&] { read_params(b, "t.params"); }, ErrorCode::kInvalidFile, {"h at byte", "not 2^k - 1"});
   // b_g2 shorter than b_g1.
   b = good;
-  b.resize(b.size() - 192);
+  b.erase(b.end() - 192, b.end());
   put_be32(b, kB2Count, 3);
   expect_error([&] { read_params(b, "t.params"); }, ErrorCode::kInvalidFile, {"b_g2", "b_g1 has 4"});
   // Empty ic.
