@@ -12,7 +12,7 @@
 
 #include "engine/engine.hpp"
 #include "engine_commands.hpp"
-#include "groth16/cpu_backend.hpp"
+#include "backend_select.hpp"
 #include "groth16/key.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthetic.hpp"
@@ -37,14 +37,17 @@ int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet) {
   auto cs = std::make_shared<const ConstraintSystem>(std::move(sc.cs));
   auto witness = std::make_shared<const std::vector<Fr>>(std::move(sc.witness));
   const Clock::time_point t_setup = Clock::now();
-  auto key = std::make_shared<const ProvingKey>(setup(*cs, ToxicWaste::from_seed(o.seed), pool));
+  DeviceChoice choice;  // the GPU when there is one, else the CPU
+  choice.threads = threads;
+  auto key = std::make_shared<const ProvingKey>(setup(*cs, ToxicWaste::from_seed(o.seed), pool, setup_accel(choice)));
   const Clock::time_point t_ready = Clock::now();
   if (!quiet)
     std::fprintf(stderr, "synthetic porep 2^%d: %zu constraints rows, circuit %.1f s, setup %.1f s\n", o.log2,
                  cs->a.rows(), engine::ms_between(t_gen, t_setup) / 1000,
                  engine::ms_between(t_setup, t_ready) / 1000);
 
-  CpuBackend backend(threads);
+  std::unique_ptr<ProverBackend> backend = make_backend(choice);
+  if (!quiet) std::fprintf(stderr, "backend: %s\n", backend->name().c_str());
   engine::EngineConfig cfg;
   cfg.gpu_workers_per_device = o.gw;
   cfg.synthesis_workers = o.synthesis_workers;
@@ -58,7 +61,7 @@ int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet) {
       std::lock_guard lk(log_mu);
       std::fprintf(stderr, "%s\n", e.logfmt().c_str());
     };
-  engine::Engine eng(cfg, {&backend});
+  engine::Engine eng(cfg, {backend.get()});
   eng.circuits().add("synthetic-porep", "synthetic", [key, cs] { return engine::LoadedCircuit{key, cs}; });
   eng.circuits().preload("synthetic-porep");
 
@@ -88,7 +91,7 @@ int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet) {
   std::printf(
       "bench pipeline: 2^%d, %u jobs x %u partitions, gw %u, device %s: %.2f s, %.3f s/proof, %.1f "
       "proofs/min\n",
-      o.log2, o.jobs, o.partitions, o.gw, backend.name().c_str(), wall, wall / proofs, 60 * proofs / wall);
+      o.log2, o.jobs, o.partitions, o.gw, backend->name().c_str(), wall, wall / proofs, 60 * proofs / wall);
   std::printf(
       "median ms per partition: queue %.0f  synth %.0f  gpu(start) %.0f  b_g2 %.0f  epilogue %.1f; "
       "device busy %.0f%%\n",

@@ -45,6 +45,7 @@ int bench_prove(const BenchProveArgs& a) {
   if (a.reps < 1 || a.gw < 1 || a.partitions < 0)
     throw Error(ErrorCode::kInvalidArgument, "--reps and --gw must be ≥ 1, --partitions ≥ 0");
   ThreadPool pool(a.device.threads);
+  std::unique_ptr<ProverBackend> backend = make_backend(a.device);  // fails first when no GPU is there
   auto t = Clock::now();
   SyntheticCircuit circ = synthetic_porep(a.log2, a.seed, pool);
   const ConstraintSystem& cs = circ.cs;
@@ -68,7 +69,6 @@ int bench_prove(const BenchProveArgs& a) {
   }
   std::fflush(stdout);
 
-  std::unique_ptr<ProverBackend> backend = make_backend(a.device);
   std::printf("backend: %s%s\n", backend->name().c_str(),
               a.device.g2 == "cpu" && backend->name() != "cpu" ? ", B_G2 on the CPU" : "");
 #ifdef CUZK_WITH_CUDA

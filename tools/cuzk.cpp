@@ -17,9 +17,15 @@
 
 #include "bench_cpu.hpp"
 #include "bench_gpu.hpp"
+#include "backend_select.hpp"
 #include "bench_gpu_msm.hpp"
+#include "bench_prove.hpp"
 #include "engine_commands.hpp"  // serve, client, bench batch, bench pipeline
+#include "formats/atomic_file.hpp"
+#include "synth.hpp"
 #include "formats/decimal.hpp"
+#include "formats/params.hpp"
+#include "formats/proof_zcash.hpp"
 #include "formats/r1cs.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/wtns.hpp"
@@ -28,6 +34,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
+#include "groth16/synthetic.hpp"
 #include "groth16/verifier.hpp"
 #include "info.hpp"
 #include "selfcheck.hpp"
@@ -37,6 +44,12 @@
 namespace {
 
 using namespace cuzk;
+using cuzk::cli::DeviceChoice;
+using cuzk::cli::BenchProveArgs;
+using cuzk::cli::make_backend;
+using cuzk::cli::parse_devices;
+using cuzk::cli::parse_size;
+using cuzk::cli::setup_accel;
 
 /// A one-line phase indicator on stderr, only when stderr is a terminal.
 class Progress {
@@ -103,35 +116,66 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", quiet, "No progress line");
 
   // prove
-  auto* prove = app.add_subcommand("prove", "Make a Groth16 proof from a snarkjs .zkey and a .wtns");
-  std::string zkey_path, wtns_path, proof_path, public_path, r1cs_path, r_dec, s_dec;
+  auto* prove = app.add_subcommand("prove", "Make a Groth16 proof: from a snarkjs .zkey, or a bellperson .params + .r1cs");
+  std::vector<std::string> prove_args;
+  std::string zkey_path, wtns_path, proof_path, public_path, r1cs_path, r_dec, s_dec, params_path;
   bool no_verify = false;
-  prove->add_option("zkey", zkey_path, "Proving key (.zkey)")->required()->check(CLI::ExistingFile);
-  prove->add_option("witness", wtns_path, "Witness (.wtns)")->required()->check(CLI::ExistingFile);
-  prove->add_option("proof", proof_path, "Output proof.json")->required();
-  prove->add_option("public", public_path, "Output public.json")->required();
-  prove->add_option("--r1cs", r1cs_path, "Circuit (.r1cs): name the first unsatisfied constraint on failure")
+  DeviceChoice dev;
+  std::string devices_text, budget_text;
+  prove->add_option("args", prove_args,
+                    "circuit.zkey witness.wtns proof.json public.json, or with --params: witness.wtns proof.bin "
+                    "public.json")
+      ->required();
+  prove->add_option("--params", params_path, "bellperson parameters (.params); needs --r1cs")->check(CLI::ExistingFile);
+  prove->add_option("--r1cs", r1cs_path,
+                    "Circuit (.r1cs): the constraints for --params; with a zkey, names the first unsatisfied "
+                    "constraint on failure")
       ->check(CLI::ExistingFile);
   prove->add_flag("--no-verify", no_verify, "Skip verifying the proof before writing it");
   prove->add_option("--r", r_dec, "Blinding scalar r (decimal; testing only: makes the proof deterministic)");
   prove->add_option("--s", s_dec, "Blinding scalar s (decimal; testing only)");
+  auto add_device_options = [&](CLI::App* cmd) {
+    cmd->add_option("--device", dev.device, "auto (GPU when present), cpu or gpu")->capture_default_str();
+    cmd->add_option("--devices", devices_text, "GPU ordinals, e.g. 0,1 (partitions spread over them)");
+    cmd->add_option("--g2", dev.g2, "Where the B_G2 MSM runs with a GPU: gpu or cpu (overlapped)")
+        ->capture_default_str();
+    cmd->add_option("--gpu-mem-budget", budget_text,
+                    "GPU memory for resident keys, e.g. 16GiB (default: the device minus one partition's working "
+                    "set); a key that does not fit is streamed");
+  };
+  add_device_options(prove);
 
   // verify
   auto* verify_cmd = app.add_subcommand("verify", "Verify a proof (exit 0 valid, 1 invalid)");
-  std::string vk_path;
-  verify_cmd->add_option("verification_key", vk_path, "verification_key.json")
-      ->required()
+  std::vector<std::string> verify_args;
+  std::string vk_path, bvk_path;
+  verify_cmd->add_option("args", verify_args,
+                         "verification_key.json public.json proof.json, or with --vk: public.json proof.bin")
+      ->required();
+  verify_cmd->add_option("--vk", bvk_path, "bellperson verifying key (.vk); the proof file holds 192-byte proofs")
       ->check(CLI::ExistingFile);
-  verify_cmd->add_option("public", public_path, "public.json")->required()->check(CLI::ExistingFile);
-  verify_cmd->add_option("proof", proof_path, "proof.json")->required()->check(CLI::ExistingFile);
 
   // setup
-  auto* setup_cmd = app.add_subcommand("setup", "Single-party Groth16 setup (TESTING ONLY): .r1cs -> .zkey");
-  std::string out_path;
+  auto* setup_cmd = app.add_subcommand(
+      "setup", "Single-party Groth16 setup (TESTING ONLY): .r1cs -> .zkey, or -> .params + .vk");
+  std::vector<std::string> setup_args;
+  std::string out_path, setup_format = "zkey", synthetic_kind;
   uint64_t seed = 0;
-  auto* seed_opt = setup_cmd->add_option("--seed", seed, "Deterministic toxic waste from this seed");
-  setup_cmd->add_option("r1cs", r1cs_path, "Circuit (.r1cs)")->required()->check(CLI::ExistingFile);
-  setup_cmd->add_option("zkey", out_path, "Output .zkey")->required();
+  int log2_k = 0;
+  auto* seed_opt = setup_cmd->add_option("--seed", seed, "Deterministic toxic waste (and synthetic circuit) seed");
+  setup_cmd->add_option("args", setup_args, "circuit.r1cs out.zkey|out.params, or with --synthetic: out.params")
+      ->required();
+  setup_cmd->add_option("--format", setup_format, "zkey (snarkjs) or bellperson (.params + .vk)")
+      ->capture_default_str();
+  setup_cmd->add_option("--synthetic", synthetic_kind, "porep: a PoRep-shaped synthetic circuit (needs --log2)");
+  setup_cmd->add_option("--log2", log2_k, "Domain size of the synthetic circuit, log2");
+  add_device_options(setup_cmd);
+
+  // synth
+  auto* synth_cmd = app.add_subcommand("synth", "Generate a synthetic circuit and witness and describe them");
+  synth_cmd->add_option("kind", synthetic_kind, "porep")->required();
+  synth_cmd->add_option("--log2", log2_k, "Domain size, log2")->required();
+  synth_cmd->add_option("--seed", seed, "Seed")->capture_default_str();
 
   // zkey export-vk
   auto* zkey_cmd = app.add_subcommand("zkey", "Proving-key tools");
@@ -167,12 +211,27 @@ int main(int argc, char** argv) {
   bench_ntt->add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
   auto* bench_arith =
       bench->add_subcommand("gpu-arith", "GPU Fp/Fr multiplications and G1 mixed additions per second");
+  auto* bench_prove_cmd = bench->add_subcommand("prove", "Prove synthetic PoRep-shaped circuits, per-stage times");
+  BenchProveArgs bp;
+  std::string stream_budget_text;
+  bench_prove_cmd->add_option("--synthetic", synthetic_kind, "porep")->required();
+  bench_prove_cmd->add_option("--log2", bp.log2, "Domain size, log2")->required();
+  bench_prove_cmd->add_option("--seed", bp.seed, "Seed")->capture_default_str();
+  bench_prove_cmd->add_option("--params", bp.params, "Key file (default: setup in memory)")->check(CLI::ExistingFile);
+  bench_prove_cmd->add_option("--reps", bp.reps, "Timed proofs (median)")->capture_default_str();
+  bench_prove_cmd->add_option("--gw", bp.gw, "Workers for the throughput run")->capture_default_str();
+  bench_prove_cmd->add_option("--partitions", bp.partitions, "Partitions for the throughput run (0 = none)")
+      ->capture_default_str();
+  bench_prove_cmd->add_flag("--sweep", bp.sweep, "Throughput runs for gw 1, 2 x B_G2 on gpu, cpu (GPU only)");
+  bench_prove_cmd->add_option("--stream-budget", stream_budget_text,
+                              "Also prove with this GPU budget for the key, e.g. 16GiB (GPU only)");
+  add_device_options(bench_prove_cmd);
 
   cuzk::cli::EngineCommands engine_commands(app, *bench);  // serve, client, bench batch/pipeline
 
   // -q and --threads are accepted after the subcommand too
-  for (CLI::App* sub : {prove, verify_cmd, setup_cmd, zkey_cmd, export_vk, info_cmd, selfcheck, bench,
-                        bench_msm, bench_ntt, bench_arith})
+  for (CLI::App* sub : {prove, verify_cmd, setup_cmd, synth_cmd, zkey_cmd, export_vk, info_cmd, selfcheck, bench,
+                        bench_msm, bench_ntt, bench_arith, bench_prove_cmd})
     sub->fallthrough();
   try {
     app.parse(argc, argv);
@@ -187,21 +246,23 @@ int main(int argc, char** argv) {
   Progress progress(quiet);
   try {
     if (auto rc = engine_commands.run(threads, quiet)) return *rc;
+    dev.threads = threads;
+    if (!devices_text.empty()) dev.devices = parse_devices(devices_text);
+    if (!budget_text.empty()) dev.gpu_mem_budget = parse_size(budget_text, "--gpu-mem-budget");
     if (*prove) {
-      progress("reading " + zkey_path);
-      Zkey zk = read_zkey(zkey_path);
-      progress("reading " + wtns_path);
-      std::vector<Fr> w = read_wtns(wtns_path);
-      std::optional<R1cs> cs;
-      if (!r1cs_path.empty()) cs = read_r1cs(r1cs_path);
-      if (w.size() != zk.n_vars)
-        throw Error(ErrorCode::kInvalidArgument, wtns_path + ": the witness has " +
-                                                     counted(w.size(), "value") + " but " + zkey_path +
-                                                     " expects " + std::to_string(zk.n_vars));
-      check_outputs({zkey_path, wtns_path, r1cs_path}, {proof_path, public_path});
+      const bool bell = !params_path.empty();
+      if (prove_args.size() != (bell ? 3u : 4u))
+        throw Error(ErrorCode::kInvalidArgument, bell ? "prove --params takes witness.wtns proof.bin public.json"
+                                                      : "prove takes circuit.zkey witness.wtns proof.json public.json");
+      if (bell && r1cs_path.empty())
+        throw Error(ErrorCode::kInvalidArgument, "prove --params needs --r1cs circuit.r1cs (the constraints)");
+      size_t k = 0;
+      if (!bell) zkey_path = prove_args[k++];
+      wtns_path = prove_args[k++];
+      proof_path = prove_args[k++];
+      public_path = prove_args[k++];
       ProveOptions opt;
       opt.verify = !no_verify;
-      opt.r1cs = cs ? &*cs : nullptr;
       opt.progress = [&](const std::string& p) { progress(p); };
       if (r_dec.empty() != s_dec.empty())
         throw Error(ErrorCode::kInvalidArgument, "--r and --s must be given together");
@@ -209,51 +270,156 @@ int main(int argc, char** argv) {
         opt.r = parse_scalar(r_dec, "--r");
         opt.s = parse_scalar(s_dec, "--s");
       }
-      CpuBackend backend(threads);
-      const ConstraintSystem rows = zkey_constraint_system(zk);
-      const ProvingKey key = proving_key(std::move(zk), rows);
-      progress("evaluating A·w, B·w");
-      ProveResult res = cuzk::prove(key, synthesize(rows, w, backend.pool()), backend, opt);
-      write_proof_and_public_json(proof_path, res.proof, public_path, res.public_inputs);
+      std::unique_ptr<ProverBackend> backend = make_backend(dev);
+      ThreadPool pool(threads);
+      ProveResult res;
+      if (bell) {
+        check_outputs({params_path, wtns_path, r1cs_path}, {proof_path, public_path});
+        progress("reading " + r1cs_path);
+        const R1cs r1 = read_r1cs(r1cs_path);
+        const ConstraintSystem rows = constraint_system(r1, HConvention::kBellperson);
+        progress("reading " + wtns_path);
+        const std::vector<Fr> w = read_wtns(wtns_path);
+        if (w.size() != rows.n_vars())
+          throw Error(ErrorCode::kInvalidArgument, wtns_path + ": the witness has " +
+                                                       counted(w.size(), "value") + " but " + r1cs_path + " has " +
+                                                       counted(rows.n_vars(), "wire"));
+        progress("reading " + params_path);
+        const ProvingKey key = read_params(params_path);
+        opt.r1cs = &r1;
+        progress("synthesis");
+        res = cuzk::prove(key, synthesize(rows, w, pool), *backend, opt);
+        const auto bytes = encode_proof_zcash(res.proof);
+        write_files_atomically({{proof_path, std::string(bytes.begin(), bytes.end())},
+                                {public_path, public_to_json(res.public_inputs)}});
+      } else {
+        progress("reading " + zkey_path);
+        Zkey zk = read_zkey(zkey_path);
+        progress("reading " + wtns_path);
+        std::vector<Fr> w = read_wtns(wtns_path);
+        std::optional<R1cs> cs;
+        if (!r1cs_path.empty()) cs = read_r1cs(r1cs_path);
+        if (w.size() != zk.n_vars)
+          throw Error(ErrorCode::kInvalidArgument, wtns_path + ": the witness has " +
+                                                       counted(w.size(), "value") + " but " + zkey_path +
+                                                       " expects " + std::to_string(zk.n_vars));
+        check_outputs({zkey_path, wtns_path, r1cs_path}, {proof_path, public_path});
+        opt.r1cs = cs ? &*cs : nullptr;
+        const ConstraintSystem rows = zkey_constraint_system(zk);
+        const ProvingKey key = proving_key(std::move(zk), rows);
+        progress("evaluating A·w, B·w");
+        res = cuzk::prove(key, synthesize(rows, w, pool), *backend, opt);
+        write_proof_and_public_json(proof_path, res.proof, public_path, res.public_inputs);
+      }
       progress.done();
       if (!quiet)
-        std::printf("wrote %s and %s (%s)%s\n", proof_path.c_str(), public_path.c_str(),
-                    counted(res.public_inputs.size(), "public signal").c_str(),
+        std::printf("wrote %s and %s (%s; device %s)%s\n", proof_path.c_str(), public_path.c_str(),
+                    counted(res.public_inputs.size(), "public signal").c_str(), backend->name().c_str(),
                     no_verify ? "" : "; the proof verifies");
       return 0;
     }
     if (*verify_cmd) {
-      SnarkjsVerificationKey vk = read_vk_json(vk_path);
-      std::vector<Fr> pub = read_public_json(public_path);
-      Groth16Proof proof = read_proof_json(proof_path);
-      if (pub.size() != vk.vk.n_public())
-        throw Error(ErrorCode::kInvalidArgument, public_path + " has " + counted(pub.size(), "signal") +
-                                                     " but the key expects " +
-                                                     std::to_string(vk.vk.n_public()));
-      if (cuzk::verify(vk.vk, pub, proof)) {
-        std::printf("OK: the proof is valid\n");
-        return 0;
+      const bool bell = !bvk_path.empty();
+      if (verify_args.size() != (bell ? 2u : 3u))
+        throw Error(ErrorCode::kInvalidArgument, bell ? "verify --vk takes public.json proof.bin"
+                                                      : "verify takes verification_key.json public.json proof.json");
+      VerifyingKey vk;
+      std::vector<Groth16Proof> proofs;
+      std::vector<Fr> pub;
+      if (bell) {
+        vk = read_vk(bvk_path);
+        public_path = verify_args[0];
+        proof_path = verify_args[1];
+        pub = read_public_json(public_path);
+        proofs = read_proofs_file(proof_path);
+      } else {
+        vk = read_vk_json(verify_args[0]).vk;
+        public_path = verify_args[1];
+        proof_path = verify_args[2];
+        pub = read_public_json(public_path);
+        proofs.push_back(read_proof_json(proof_path));
       }
-      std::printf("INVALID: the proof does not verify\n");
-      return 1;
+      // bellperson files may hold several partitions: public.json then lists each partition's inputs in turn
+      const size_t per = vk.n_public();
+      if (proofs.empty() || pub.size() != per * proofs.size())
+        throw Error(ErrorCode::kInvalidArgument,
+                    public_path + " has " + counted(pub.size(), "signal") + " but the key expects " +
+                        std::to_string(per) + " per proof and " + proof_path + " holds " +
+                        counted(proofs.size(), "proof"));
+      for (size_t i = 0; i < proofs.size(); i++) {
+        if (!cuzk::verify(vk, std::span<const Fr>(pub).subspan(i * per, per), proofs[i])) {
+          std::printf("INVALID: the proof%s does not verify\n",
+                      proofs.size() > 1 ? (" of partition " + std::to_string(i)).c_str() : "");
+          return 1;
+        }
+      }
+      std::printf("OK: the proof%s valid\n", proofs.size() > 1 ? "s are" : " is");
+      return 0;
+    }
+    if (*synth_cmd) return cuzk::cli::run_synth(synthetic_kind, log2_k, seed, threads);
+    if (*bench_prove_cmd) {
+      if (synthetic_kind != "porep")
+        throw Error(ErrorCode::kInvalidArgument, "bench prove --synthetic: only \"porep\" is known");
+      bp.device = dev;
+      if (!stream_budget_text.empty()) bp.stream_budget = parse_size(stream_budget_text, "--stream-budget");
+      bp.load_params = [](const std::string& path) { return read_params(path); };
+      return cuzk::cli::bench_prove(bp);
     }
     if (*setup_cmd) {
       std::fprintf(
           stderr,
           "cuzk setup: a single-party setup is for TESTING ONLY: whoever runs it can forge proofs.\n");
-      check_outputs({r1cs_path}, {out_path});
-      R1cs cs = read_r1cs(r1cs_path);
+      const bool synthetic = !synthetic_kind.empty();
+      if (setup_args.size() != (synthetic ? 1u : 2u))
+        throw Error(ErrorCode::kInvalidArgument, synthetic ? "setup --synthetic porep --log2 K takes out.params"
+                                                           : "setup takes circuit.r1cs out.zkey|out.params");
+      if (setup_format != "zkey" && setup_format != "bellperson")
+        throw Error(ErrorCode::kInvalidArgument, "--format: expected zkey or bellperson, not \"" + setup_format + "\"");
+      if (synthetic && synthetic_kind != "porep")
+        throw Error(ErrorCode::kInvalidArgument, "--synthetic: only \"porep\" is known");
+      if (synthetic) setup_format = "bellperson";
       ThreadPool pool(threads);
-      progress("setup");
       ToxicWaste tw = *seed_opt ? ToxicWaste::from_seed(seed) : ToxicWaste::random();
-      Zkey zk = setup(cs, tw, pool);
+      out_path = setup_args.back();
+      if (setup_format == "zkey") {
+        r1cs_path = setup_args[0];
+        check_outputs({r1cs_path}, {out_path});
+        R1cs cs = read_r1cs(r1cs_path);
+        progress("setup");
+        const ConstraintSystem rows = constraint_system(cs, HConvention::kSnarkjs);
+        Zkey zk = to_zkey(setup(rows, tw, pool, setup_accel(dev)), rows);
+        progress("writing " + out_path);
+        write_zkey(out_path, zk);
+        progress.done();
+        if (!quiet)
+          std::printf("wrote %s: %s, %s, %u public, domain %u\n", out_path.c_str(),
+                      counted(cs.n_constraints, "constraint").c_str(), counted(zk.n_vars, "variable").c_str(),
+                      zk.n_public, zk.domain_size);
+        return 0;
+      }
+      const std::string vk_out = std::filesystem::path(out_path).replace_extension(".vk").string();
+      ConstraintSystem rows;
+      if (synthetic) {
+        check_outputs({}, {out_path, vk_out});
+        progress("generating the synthetic circuit");
+        rows = synthetic_porep(log2_k, seed, pool).cs;
+      } else {
+        r1cs_path = setup_args[0];
+        check_outputs({r1cs_path}, {out_path, vk_out});
+        rows = constraint_system(read_r1cs(r1cs_path), HConvention::kBellperson);
+      }
+      progress("setup");
+      const auto t0 = std::chrono::steady_clock::now();
+      const ProvingKey key = setup(rows, tw, pool, setup_accel(dev));
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       progress("writing " + out_path);
-      write_zkey(out_path, zk);
+      write_params(out_path, key, &pool);
+      write_vk(vk_out, key);
       progress.done();
       if (!quiet)
-        std::printf("wrote %s: %s, %s, %u public, domain %u\n", out_path.c_str(),
-                    counted(cs.n_constraints, "constraint").c_str(), counted(zk.n_vars, "variable").c_str(),
-                    zk.n_public, zk.domain_size);
+        std::printf("wrote %s and %s: domain 2^%d, %s, %u aux, %.2f GB of points; setup %.1f s\n", out_path.c_str(),
+                    vk_out.c_str(), key.log_n, counted(key.n_inputs, "input").c_str(), key.n_aux,
+                    key.point_bytes() / 1e9, secs);
       return 0;
     }
     if (*export_vk) {

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "formats/params.hpp"
+#include "formats/proof_zcash.hpp"
 #include "formats/r1cs.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/wtns.hpp"
@@ -84,8 +86,22 @@ int run_info(const std::string& path) {
       auto pub = read_public_json(path);
       add("  snarkjs public signals: %s\n", counted(pub.size(), "value").c_str());
     }
+  } else if (std::filesystem::path(path).extension() == ".params") {
+    const ProvingKey k = read_params(path);
+    add("  Groth16 parameters (bellperson .params), BLS12-381, points checked on the curve and in the subgroup\n");
+    add("  domain 2^%d; %s (ONE included), %u aux; points: ic %zu, h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu\n",
+        k.log_n, counted(k.n_inputs, "input").c_str(), k.n_aux, k.ic.size(), k.h.size(), k.l.size(), k.a.size(),
+        k.b_g1.size(), k.b_g2.size());
+  } else if (std::filesystem::path(path).extension() == ".vk") {
+    const VerifyingKey vk = read_vk(path);
+    add("  Groth16 verifying key (bellperson .vk), BLS12-381: %s\n", counted(vk.n_public(), "public input").c_str());
+  } else if (std::filesystem::path(path).extension() == ".bin" && size % kProofZcashBytes == 0 && size > 0) {
+    const auto proofs = read_proofs_file(path);
+    add("  Groth16 proofs (zcash/bellperson encoding, 192 bytes each): %s\n",
+        counted(proofs.size(), "partition").c_str());
   } else {
-    throw Error(ErrorCode::kInvalidFile, path + ": not a .zkey, .r1cs, .wtns or snarkjs JSON file");
+    throw Error(ErrorCode::kInvalidFile,
+                path + ": not a .zkey, .r1cs, .wtns, .params, .vk, proof .bin or snarkjs JSON file");
   }
   std::fputs(out.c_str(), stdout);
   return 0;

@@ -8,6 +8,9 @@
 
 #include "engine/loaders.hpp"
 #include "groth16/cpu_backend.hpp"
+#ifdef CUZK_WITH_CUDA
+#include "cuda/gpu_backend.hpp"
+#endif
 #include "service/grpc_service.hpp"
 #include "service/http_status.hpp"
 #include "util/error.hpp"
@@ -45,14 +48,26 @@ struct Daemon::Impl {
 Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   spdlog::set_level(spdlog::level::from_str(cfg.log_level));
-  // One backend per device. This build proves on the CPU: gpus.devices lists CPU "devices" then (each a
-  // CpuBackend with gpus.gpu_threads threads), the GPU backend takes their place in CUDA builds.
-  const size_t n_dev = cfg.gpu_devices.empty() ? 1 : cfg.gpu_devices.size();
+  // One backend per device: a GpuBackend per entry of gpus.devices (all GPUs when empty) in CUDA builds
+  // on a machine with GPUs; otherwise CPU "devices" (each a CpuBackend with gpus.gpu_threads threads).
   std::vector<ProverBackend*> devs;
-  for (size_t i = 0; i < n_dev; i++) {
-    m.backends.push_back(std::make_unique<CpuBackend>(cfg.gpu_threads));
-    devs.push_back(m.backends.back().get());
+#ifdef CUZK_WITH_CUDA
+  if (gpu_device_count() > 0) {
+    std::vector<int> ids(cfg.gpu_devices.begin(), cfg.gpu_devices.end());
+    if (ids.empty())
+      for (int d = 0; d < gpu_device_count(); d++) ids.push_back(d);
+    for (int d : ids) {
+      GpuBackendOptions o;
+      o.device = d;
+      m.backends.push_back(std::make_unique<GpuBackend>(o));
+    }
   }
+#endif
+  if (m.backends.empty()) {
+    const size_t n_dev = cfg.gpu_devices.empty() ? 1 : cfg.gpu_devices.size();
+    for (size_t i = 0; i < n_dev; i++) m.backends.push_back(std::make_unique<CpuBackend>(cfg.gpu_threads));
+  }
+  for (auto& b : m.backends) devs.push_back(b.get());
   engine::EngineConfig ec = cfg.engine_config();
   ec.log = [](const engine::LogEvent& e) { spdlog::log(spd_level(e.level), "{}", e.logfmt()); };
   m.engine = std::make_unique<engine::Engine>(ec, devs);
@@ -80,8 +95,8 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
                     " (address in use, not local, or the socket folder is missing)");
   if (!cfg.status_listen.empty()) m.http = std::make_unique<HttpStatusServer>(*m.engine, cfg.status_listen);
   spdlog::info(
-      "cuzk daemon listening: grpc={} (port {}) http={} (port {}) devices={} circuits={} memory_budget={}",
-      cfg.listen, m.grpc_port, cfg.status_listen.empty() ? "off" : cfg.status_listen, http_port(), n_dev,
+      "cuzk daemon listening: grpc={} (port {}) http={} (port {}) devices={} ({}) circuits={} memory_budget={}",
+      cfg.listen, m.grpc_port, cfg.status_listen.empty() ? "off" : cfg.status_listen, http_port(), devs.size(), devs[0]->name(),
       cfg.circuits.size(), cfg.memory_budget_bytes);
 }
 
