@@ -17,6 +17,8 @@
 #include "engine/queue.hpp"
 #include "engine/registry.hpp"
 #include "engine/synthesis.hpp"
+#include "formats/params.hpp"
+#include "formats/r1cs.hpp"
 #include "groth16/cpu_backend.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthetic.hpp"
@@ -154,6 +156,25 @@ TEST(EngineMemory, AcquireWaitsButOversizeAloneIsGranted) {
   auto x = b.acquire(60, {});
   auto y = b.acquire(60, [] { return true; });  // abandoned: does not wait
   EXPECT_EQ(y.bytes(), 0u);
+}
+
+TEST(EngineRegistry, LoadsBellpersonParamsWithTheirR1cs) {
+  const std::string dir = std::string(CUZK_SOURCE_DIR) + "/tests/data/";
+  ThreadPool pool(2);
+  const ConstraintSystem rows =
+      constraint_system(read_r1cs(dir + "mimc/mimc_test.r1cs"), HConvention::kBellperson);
+  const std::string params = testing::TempDir() + "engine_mimc.params";
+  write_params(params, setup(rows, ToxicWaste::from_seed(4), pool), &pool);
+  LoadedCircuit c = load_bellperson(params, dir + "mimc/mimc_test.r1cs");
+  ASSERT_TRUE(c.key && c.cs);
+  EXPECT_EQ(c.key->convention, HConvention::kBellperson);
+  EXPECT_EQ(c.cs->n_vars(), rows.n_vars());
+  try {
+    load_bellperson(params, dir + "tiny/mul.r1cs");
+    FAIL() << "a key was paired with another circuit's constraints";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("belong to different circuits"), std::string::npos) << e.what();
+  }
 }
 
 TEST(EngineRegistry, LoadsOnceRefCountsAndEvictsLeastRecentlyUsed) {

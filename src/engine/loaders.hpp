@@ -14,8 +14,8 @@ namespace cuzk::engine {
 LoadedCircuit load_circom(const std::filesystem::path& zkey);
 
 /// A bellperson circuit: the .params key and the circuit's .r1cs (rows by constraint_system(r1cs,
-/// kBellperson)). Not available yet: throws Error(kInvalidArgument) naming the .params file until the
-/// .params reader lands.
+/// kBellperson)). Throws the readers' Error (naming the file) on a bad file, and Error(kInvalidArgument)
+/// naming both files when the key does not belong to the constraints.
 LoadedCircuit load_bellperson(const std::filesystem::path& params, const std::filesystem::path& r1cs);
 
 }  // namespace cuzk::engine
