@@ -96,7 +96,8 @@ TEST(Groth16Split, PerPartitionBlindingMatchesSingleProofs) {
     ProveOptions one;
     one.r = opt.r_each[i];
     one.s = opt.s_each[i];
-    EXPECT_EQ(prove(*mimc().key, synthesize(mimc().rows, mimc().w, cpu().pool()), cpu(), one).proof, res[i].proof);
+    EXPECT_EQ(prove(*mimc().key, synthesize(mimc().rows, mimc().w, cpu().pool()), cpu(), one).proof,
+              res[i].proof);
   }
   opt.r_each.pop_back();  // counts disagree
   EXPECT_THROW(prove_start(mimc().key, partitions(2), cpu(), opt), Error);
@@ -118,7 +119,8 @@ TEST(Groth16Split, FinalizedOutOfOrderFromSeveralThreads) {
   std::vector<std::thread> threads;
   for (int t = 0; t < 3; t++)
     threads.emplace_back([&, t] {
-      for (int k = t; k < kProofs; k += 3) got[order[k]] = prove_finalize(std::move(pending[order[k]]))[0].proof;
+      for (int k = t; k < kProofs; k += 3)
+        got[order[k]] = prove_finalize(std::move(pending[order[k]]))[0].proof;
     });
   for (auto& th : threads) th.join();
   for (const Groth16Proof& g : got) EXPECT_EQ(g, expected);

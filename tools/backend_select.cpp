@@ -1,9 +1,9 @@
 #include "backend_select.hpp"
 
 #include <atomic>
-#include <cmath>
 #include <cstdlib>
 
+#include "engine/memory.hpp"
 #include "groth16/cpu_backend.hpp"
 #include "util/error.hpp"
 #ifdef CUZK_WITH_CUDA
@@ -38,24 +38,14 @@ class RoundRobin final : public ProverBackend {
 }  // namespace
 
 size_t parse_size(const std::string& text, const char* what) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  std::string unit(end ? end : "");
-  while (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);
-  double mul = 0;
-  if (unit.empty() || unit == "B") mul = 1;
-  else if (unit == "KiB") mul = 1024.0;
-  else if (unit == "MiB") mul = 1024.0 * 1024;
-  else if (unit == "GiB") mul = 1024.0 * 1024 * 1024;
-  else if (unit == "TiB") mul = 1024.0 * 1024 * 1024 * 1024;
-  else if (unit == "KB") mul = 1e3;
-  else if (unit == "MB") mul = 1e6;
-  else if (unit == "GB") mul = 1e9;
-  else if (unit == "TB") mul = 1e12;
-  if (end == text.c_str() || mul == 0 || !(v >= 0) || !std::isfinite(v))
+  if (text == "auto")
     throw Error(ErrorCode::kInvalidArgument,
-                std::string(what) + ": not a size: \"" + text + "\" (examples: 16GiB, 512MiB, 1000000)");
-  return (size_t)(v * mul);
+                std::string(what) + ": give a size (e.g. 16GiB); leave it out for auto");
+  try {
+    return (size_t)engine::parse_size(text);
+  } catch (const Error& e) {
+    throw Error(ErrorCode::kInvalidArgument, std::string(what) + ": " + e.what());
+  }
 }
 
 std::vector<int> parse_devices(const std::string& text) {
@@ -94,9 +84,11 @@ std::unique_ptr<ProverBackend> make_backend(const DeviceChoice& c) {
     if (b.size() == 1) return std::move(b[0]);
     return std::make_unique<RoundRobin>(std::move(b));
   }
-  if (c.device == "gpu") throw Error(ErrorCode::kCuda, "--device gpu: no CUDA device is visible to this process");
+  if (c.device == "gpu")
+    throw Error(ErrorCode::kCuda, "--device gpu: no CUDA device is visible to this process");
 #else
-  if (c.device == "gpu") throw Error(ErrorCode::kCuda, "--device gpu: this build of cuzk has no CUDA support");
+  if (c.device == "gpu")
+    throw Error(ErrorCode::kCuda, "--device gpu: this build of cuzk has no CUDA support");
 #endif
   return std::make_unique<CpuBackend>(c.threads);
 }

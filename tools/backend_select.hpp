@@ -20,8 +20,8 @@ struct DeviceChoice {
   unsigned threads = 0;         ///< CPU threads (0 = all)
 };
 
-/// Parses a size such as "16GiB", "512MiB", "1.5GB" or a plain byte count. Throws
-/// Error(kInvalidArgument) naming `what` when it is not one.
+/// Parses a size such as "16GiB", "512MiB", "1.5GB" or a plain byte count (engine::parse_size without
+/// "auto"). Throws Error(kInvalidArgument) naming `what` when it is not one.
 size_t parse_size(const std::string& text, const char* what);
 
 /// Parses "0,1,3" into ordinals. Throws Error(kInvalidArgument) on anything else.

@@ -10,9 +10,9 @@
 #include <cstdio>
 #include <mutex>
 
+#include "backend_select.hpp"
 #include "engine/engine.hpp"
 #include "engine_commands.hpp"
-#include "backend_select.hpp"
 #include "groth16/key.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthetic.hpp"
@@ -39,7 +39,8 @@ int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet) {
   const Clock::time_point t_setup = Clock::now();
   DeviceChoice choice;  // the GPU when there is one, else the CPU
   choice.threads = threads;
-  auto key = std::make_shared<const ProvingKey>(setup(*cs, ToxicWaste::from_seed(o.seed), pool, setup_accel(choice)));
+  auto key = std::make_shared<const ProvingKey>(
+      setup(*cs, ToxicWaste::from_seed(o.seed), pool, setup_accel(choice)));
   const Clock::time_point t_ready = Clock::now();
   if (!quiet)
     std::fprintf(stderr, "synthetic porep 2^%d: %zu constraints rows, circuit %.1f s, setup %.1f s\n", o.log2,

@@ -49,10 +49,11 @@ int bench_prove(const BenchProveArgs& a) {
   auto t = Clock::now();
   SyntheticCircuit circ = synthetic_porep(a.log2, a.seed, pool);
   const ConstraintSystem& cs = circ.cs;
-  std::printf("circuit: synthetic PoRep 2^%d (seed %llu): %zu rows, %u inputs, %u aux, nnz A/B/C %zu/%zu/%zu; "
-              "a_aux %.1f%%, b_aux %.1f%%; generated in %.2f s\n",
-              a.log2, (unsigned long long)a.seed, cs.a.rows(), cs.n_inputs, cs.n_aux, cs.a.nnz(), cs.b.nnz(),
-              cs.c.nnz(), 100.0 * cs.a_aux.popcount() / cs.n_aux, 100.0 * cs.b_aux.popcount() / cs.n_aux, secs(t));
+  std::printf(
+      "circuit: synthetic PoRep 2^%d (seed %llu): %zu rows, %u inputs, %u aux, nnz A/B/C %zu/%zu/%zu; "
+      "a_aux %.1f%%, b_aux %.1f%%; generated in %.2f s\n",
+      a.log2, (unsigned long long)a.seed, cs.a.rows(), cs.n_inputs, cs.n_aux, cs.a.nnz(), cs.b.nnz(),
+      cs.c.nnz(), 100.0 * cs.a_aux.popcount() / cs.n_aux, 100.0 * cs.b_aux.popcount() / cs.n_aux, secs(t));
   std::fflush(stdout);
 
   t = Clock::now();
@@ -60,10 +61,12 @@ int bench_prove(const BenchProveArgs& a) {
   if (a.params.empty()) {
     std::printf("setup: single-party, in memory (TESTING ONLY)...\n");
     std::fflush(stdout);
-    key = std::make_shared<const ProvingKey>(setup(cs, ToxicWaste::from_seed(a.seed), pool, setup_accel(a.device)));
+    key = std::make_shared<const ProvingKey>(
+        setup(cs, ToxicWaste::from_seed(a.seed), pool, setup_accel(a.device)));
     std::printf("setup: %.2f s\n", secs(t));
   } else {
-    if (!a.load_params) throw Error(ErrorCode::kInvalidArgument, "bench prove: this tool cannot read .params files");
+    if (!a.load_params)
+      throw Error(ErrorCode::kInvalidArgument, "bench prove: this tool cannot read .params files");
     key = std::make_shared<const ProvingKey>(a.load_params(a.params));
     std::printf("loaded %s: %.2f s\n", a.params.c_str(), secs(t));
   }
@@ -75,8 +78,9 @@ int bench_prove(const BenchProveArgs& a) {
   if (auto* g = dynamic_cast<GpuBackend*>(backend.get())) {
     t = Clock::now();
     const bool res = g->preload(key);
-    std::printf("SRS %s: %.2f GiB, %.2f s (budget %.2f GiB)\n", res ? "resident on the GPU" : "streamed from host",
-                key->point_bytes() / 1073741824.0, secs(t), g->mem_budget() / 1073741824.0);
+    std::printf("SRS %s: %.2f GiB, %.2f s (budget %.2f GiB)\n",
+                res ? "resident on the GPU" : "streamed from host", key->point_bytes() / 1073741824.0,
+                secs(t), g->mem_budget() / 1073741824.0);
   }
 #endif
 
@@ -93,7 +97,8 @@ int bench_prove(const BenchProveArgs& a) {
     const auto t1 = Clock::now();
     ProveResult res = std::move(prove_finalize(prove_start(key, {asg}, *backend, opt))[0]);
     const double tot = secs(t1) * 1e3;
-    std::printf("%s: synthesis %.1f ms |", rep < 0 ? "warm-up" : ("proof " + std::to_string(rep + 1)).c_str(), syn);
+    std::printf("%s: synthesis %.1f ms |", rep < 0 ? "warm-up" : ("proof " + std::to_string(rep + 1)).c_str(),
+                syn);
     for (auto& [name, ms] : res.stages) {
       std::printf(" %s %.1f", name.c_str(), ms);
       if (rep >= 0) {
@@ -109,7 +114,8 @@ int bench_prove(const BenchProveArgs& a) {
     }
   }
   const double nnz = (double)cs.nnz();
-  std::printf("median of %d: synthesis %.1f ms (%.2e nonzeros/s)", a.reps, median(synth_ms), nnz / (median(synth_ms) / 1e3));
+  std::printf("median of %d: synthesis %.1f ms (%.2e nonzeros/s)", a.reps, median(synth_ms),
+              nnz / (median(synth_ms) / 1e3));
   for (const auto& name : order) std::printf(", %s %.1f", name.c_str(), median(stage_ms[name]));
   std::printf("; prove latency %.1f ms\n", median(total_ms));
 
@@ -132,8 +138,8 @@ int bench_prove(const BenchProveArgs& a) {
     for (auto& th : workers) th.join();
     if (err) std::rethrow_exception(err);
     const double s = secs(t0);
-    std::printf("throughput%s: %d partitions with gw = %d in %.2f s: %.1f ms per partition (all verified)\n", label,
-                a.partitions, gw, s, s * 1e3 / a.partitions);
+    std::printf("throughput%s: %d partitions with gw = %d in %.2f s: %.1f ms per partition (all verified)\n",
+                label, a.partitions, gw, s, s * 1e3 / a.partitions);
     std::fflush(stdout);
   };
   if (a.partitions > 0 && !a.sweep) throughput(*backend, a.gw, "");
@@ -154,7 +160,8 @@ int bench_prove(const BenchProveArgs& a) {
     for (int rep = 0; rep < a.reps; rep++) {
       const auto t1 = Clock::now();
       ProveResult res = std::move(prove_finalize(prove_start(key, {asg}, *be, opt))[0]);
-      std::printf("budget %.1f GiB (key %.1f GiB): ", a.stream_budget / 1073741824.0, key->point_bytes() / 1073741824.0);
+      std::printf("budget %.1f GiB (key %.1f GiB): ", a.stream_budget / 1073741824.0,
+                  key->point_bytes() / 1073741824.0);
       for (auto& [name, ms] : res.stages) std::printf(" %s %.1f", name.c_str(), ms);
       std::printf(" | prove %.1f ms, verified\n", secs(t1) * 1e3);
       std::fflush(stdout);

@@ -12,14 +12,14 @@ namespace cuzk::cli {
 
 /// Options of `cuzk bench prove`.
 struct BenchProveArgs {
-  int log2 = 16;          ///< domain 2^log2
-  uint64_t seed = 1;      ///< circuit, witness and (in-memory) setup seed
-  std::string params;     ///< a .params file for this circuit; empty = run the setup in memory
+  int log2 = 16;       ///< domain 2^log2
+  uint64_t seed = 1;   ///< circuit, witness and (in-memory) setup seed
+  std::string params;  ///< a .params file for this circuit; empty = run the setup in memory
   /// Reads `params` (the CLI passes formats' read_params; required when params is set).
   std::function<ProvingKey(const std::string&)> load_params;
-  int reps = 3;           ///< timed proofs (median reported), after one warm-up proof
-  int gw = 1;             ///< GPU workers: threads that each loop start → finalize on the backend
-  int partitions = 0;     ///< partitions for the throughput run with gw workers (0 = no such run)
+  int reps = 3;        ///< timed proofs (median reported), after one warm-up proof
+  int gw = 1;          ///< GPU workers: threads that each loop start → finalize on the backend
+  int partitions = 0;  ///< partitions for the throughput run with gw workers (0 = no such run)
   /// Throughput runs for every gw in {1, 2} × B_G2 on {gpu, cpu} instead of the one (gw, device.g2);
   /// GPU backends only.
   bool sweep = false;

@@ -15,14 +15,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include "backend_select.hpp"
 #include "bench_cpu.hpp"
 #include "bench_gpu.hpp"
-#include "backend_select.hpp"
 #include "bench_gpu_msm.hpp"
 #include "bench_prove.hpp"
 #include "engine_commands.hpp"  // serve, client, bench batch, bench pipeline
 #include "formats/atomic_file.hpp"
-#include "synth.hpp"
 #include "formats/decimal.hpp"
 #include "formats/params.hpp"
 #include "formats/proof_zcash.hpp"
@@ -38,14 +37,15 @@
 #include "groth16/verifier.hpp"
 #include "info.hpp"
 #include "selfcheck.hpp"
+#include "synth.hpp"
 #include "util/error.hpp"
 #include "util/plural.hpp"
 
 namespace {
 
 using namespace cuzk;
-using cuzk::cli::DeviceChoice;
 using cuzk::cli::BenchProveArgs;
+using cuzk::cli::DeviceChoice;
 using cuzk::cli::make_backend;
 using cuzk::cli::parse_devices;
 using cuzk::cli::parse_size;
@@ -116,20 +116,25 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", quiet, "No progress line");
 
   // prove
-  auto* prove = app.add_subcommand("prove", "Make a Groth16 proof: from a snarkjs .zkey, or a bellperson .params + .r1cs");
+  auto* prove = app.add_subcommand(
+      "prove", "Make a Groth16 proof: from a snarkjs .zkey, or a bellperson .params + .r1cs");
   std::vector<std::string> prove_args;
   std::string zkey_path, wtns_path, proof_path, public_path, r1cs_path, r_dec, s_dec, params_path;
   bool no_verify = false;
   DeviceChoice dev;
   std::string devices_text, budget_text;
-  prove->add_option("args", prove_args,
-                    "circuit.zkey witness.wtns proof.json public.json, or with --params: witness.wtns proof.bin "
-                    "public.json")
+  prove
+      ->add_option(
+          "args", prove_args,
+          "circuit.zkey witness.wtns proof.json public.json, or with --params: witness.wtns proof.bin "
+          "public.json")
       ->required();
-  prove->add_option("--params", params_path, "bellperson parameters (.params); needs --r1cs")->check(CLI::ExistingFile);
-  prove->add_option("--r1cs", r1cs_path,
-                    "Circuit (.r1cs): the constraints for --params; with a zkey, names the first unsatisfied "
-                    "constraint on failure")
+  prove->add_option("--params", params_path, "bellperson parameters (.params); needs --r1cs")
+      ->check(CLI::ExistingFile);
+  prove
+      ->add_option("--r1cs", r1cs_path,
+                   "Circuit (.r1cs): the constraints for --params; with a zkey, names the first unsatisfied "
+                   "constraint on failure")
       ->check(CLI::ExistingFile);
   prove->add_flag("--no-verify", no_verify, "Skip verifying the proof before writing it");
   prove->add_option("--r", r_dec, "Blinding scalar r (decimal; testing only: makes the proof deterministic)");
@@ -139,9 +144,10 @@ int main(int argc, char** argv) {
     cmd->add_option("--devices", devices_text, "GPU ordinals, e.g. 0,1 (partitions spread over them)");
     cmd->add_option("--g2", dev.g2, "Where the B_G2 MSM runs with a GPU: gpu or cpu (overlapped)")
         ->capture_default_str();
-    cmd->add_option("--gpu-mem-budget", budget_text,
-                    "GPU memory for resident keys, e.g. 16GiB (default: the device minus one partition's working "
-                    "set); a key that does not fit is streamed");
+    cmd->add_option(
+        "--gpu-mem-budget", budget_text,
+        "GPU memory for resident keys, e.g. 16GiB (default: the device minus one partition's working "
+        "set); a key that does not fit is streamed");
   };
   add_device_options(prove);
 
@@ -149,10 +155,12 @@ int main(int argc, char** argv) {
   auto* verify_cmd = app.add_subcommand("verify", "Verify a proof (exit 0 valid, 1 invalid)");
   std::vector<std::string> verify_args;
   std::string vk_path, bvk_path;
-  verify_cmd->add_option("args", verify_args,
-                         "verification_key.json public.json proof.json, or with --vk: public.json proof.bin")
+  verify_cmd
+      ->add_option("args", verify_args,
+                   "verification_key.json public.json proof.json, or with --vk: public.json proof.bin")
       ->required();
-  verify_cmd->add_option("--vk", bvk_path, "bellperson verifying key (.vk); the proof file holds 192-byte proofs")
+  verify_cmd
+      ->add_option("--vk", bvk_path, "bellperson verifying key (.vk); the proof file holds 192-byte proofs")
       ->check(CLI::ExistingFile);
 
   // setup
@@ -162,12 +170,15 @@ int main(int argc, char** argv) {
   std::string out_path, setup_format = "zkey", synthetic_kind;
   uint64_t seed = 0;
   int log2_k = 0;
-  auto* seed_opt = setup_cmd->add_option("--seed", seed, "Deterministic toxic waste (and synthetic circuit) seed");
-  setup_cmd->add_option("args", setup_args, "circuit.r1cs out.zkey|out.params, or with --synthetic: out.params")
+  auto* seed_opt =
+      setup_cmd->add_option("--seed", seed, "Deterministic toxic waste (and synthetic circuit) seed");
+  setup_cmd
+      ->add_option("args", setup_args, "circuit.r1cs out.zkey|out.params, or with --synthetic: out.params")
       ->required();
   setup_cmd->add_option("--format", setup_format, "zkey (snarkjs) or bellperson (.params + .vk)")
       ->capture_default_str();
-  setup_cmd->add_option("--synthetic", synthetic_kind, "porep: a PoRep-shaped synthetic circuit (needs --log2)");
+  setup_cmd->add_option("--synthetic", synthetic_kind,
+                        "porep: a PoRep-shaped synthetic circuit (needs --log2)");
   setup_cmd->add_option("--log2", log2_k, "Domain size of the synthetic circuit, log2");
   add_device_options(setup_cmd);
 
@@ -211,13 +222,15 @@ int main(int argc, char** argv) {
   bench_ntt->add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
   auto* bench_arith =
       bench->add_subcommand("gpu-arith", "GPU Fp/Fr multiplications and G1 mixed additions per second");
-  auto* bench_prove_cmd = bench->add_subcommand("prove", "Prove synthetic PoRep-shaped circuits, per-stage times");
+  auto* bench_prove_cmd =
+      bench->add_subcommand("prove", "Prove synthetic PoRep-shaped circuits, per-stage times");
   BenchProveArgs bp;
   std::string stream_budget_text;
   bench_prove_cmd->add_option("--synthetic", synthetic_kind, "porep")->required();
   bench_prove_cmd->add_option("--log2", bp.log2, "Domain size, log2")->required();
   bench_prove_cmd->add_option("--seed", bp.seed, "Seed")->capture_default_str();
-  bench_prove_cmd->add_option("--params", bp.params, "Key file (default: setup in memory)")->check(CLI::ExistingFile);
+  bench_prove_cmd->add_option("--params", bp.params, "Key file (default: setup in memory)")
+      ->check(CLI::ExistingFile);
   bench_prove_cmd->add_option("--reps", bp.reps, "Timed proofs (median)")->capture_default_str();
   bench_prove_cmd->add_option("--gw", bp.gw, "Workers for the throughput run")->capture_default_str();
   bench_prove_cmd->add_option("--partitions", bp.partitions, "Partitions for the throughput run (0 = none)")
@@ -230,8 +243,8 @@ int main(int argc, char** argv) {
   cuzk::cli::EngineCommands engine_commands(app, *bench);  // serve, client, bench batch/pipeline
 
   // -q and --threads are accepted after the subcommand too
-  for (CLI::App* sub : {prove, verify_cmd, setup_cmd, synth_cmd, zkey_cmd, export_vk, info_cmd, selfcheck, bench,
-                        bench_msm, bench_ntt, bench_arith, bench_prove_cmd})
+  for (CLI::App* sub : {prove, verify_cmd, setup_cmd, synth_cmd, zkey_cmd, export_vk, info_cmd, selfcheck,
+                        bench, bench_msm, bench_ntt, bench_arith, bench_prove_cmd})
     sub->fallthrough();
   try {
     app.parse(argc, argv);
@@ -252,10 +265,12 @@ int main(int argc, char** argv) {
     if (*prove) {
       const bool bell = !params_path.empty();
       if (prove_args.size() != (bell ? 3u : 4u))
-        throw Error(ErrorCode::kInvalidArgument, bell ? "prove --params takes witness.wtns proof.bin public.json"
-                                                      : "prove takes circuit.zkey witness.wtns proof.json public.json");
+        throw Error(ErrorCode::kInvalidArgument,
+                    bell ? "prove --params takes witness.wtns proof.bin public.json"
+                         : "prove takes circuit.zkey witness.wtns proof.json public.json");
       if (bell && r1cs_path.empty())
-        throw Error(ErrorCode::kInvalidArgument, "prove --params needs --r1cs circuit.r1cs (the constraints)");
+        throw Error(ErrorCode::kInvalidArgument,
+                    "prove --params needs --r1cs circuit.r1cs (the constraints)");
       size_t k = 0;
       if (!bell) zkey_path = prove_args[k++];
       wtns_path = prove_args[k++];
@@ -282,8 +297,8 @@ int main(int argc, char** argv) {
         const std::vector<Fr> w = read_wtns(wtns_path);
         if (w.size() != rows.n_vars())
           throw Error(ErrorCode::kInvalidArgument, wtns_path + ": the witness has " +
-                                                       counted(w.size(), "value") + " but " + r1cs_path + " has " +
-                                                       counted(rows.n_vars(), "wire"));
+                                                       counted(w.size(), "value") + " but " + r1cs_path +
+                                                       " has " + counted(rows.n_vars(), "wire"));
         progress("reading " + params_path);
         const ProvingKey key = read_params(params_path);
         opt.r1cs = &r1;
@@ -321,8 +336,9 @@ int main(int argc, char** argv) {
     if (*verify_cmd) {
       const bool bell = !bvk_path.empty();
       if (verify_args.size() != (bell ? 2u : 3u))
-        throw Error(ErrorCode::kInvalidArgument, bell ? "verify --vk takes public.json proof.bin"
-                                                      : "verify takes verification_key.json public.json proof.json");
+        throw Error(ErrorCode::kInvalidArgument,
+                    bell ? "verify --vk takes public.json proof.bin"
+                         : "verify takes verification_key.json public.json proof.json");
       VerifyingKey vk;
       std::vector<Groth16Proof> proofs;
       std::vector<Fr> pub;
@@ -342,10 +358,10 @@ int main(int argc, char** argv) {
       // bellperson files may hold several partitions: public.json then lists each partition's inputs in turn
       const size_t per = vk.n_public();
       if (proofs.empty() || pub.size() != per * proofs.size())
-        throw Error(ErrorCode::kInvalidArgument,
-                    public_path + " has " + counted(pub.size(), "signal") + " but the key expects " +
-                        std::to_string(per) + " per proof and " + proof_path + " holds " +
-                        counted(proofs.size(), "proof"));
+        throw Error(ErrorCode::kInvalidArgument, public_path + " has " + counted(pub.size(), "signal") +
+                                                     " but the key expects " + std::to_string(per) +
+                                                     " per proof and " + proof_path + " holds " +
+                                                     counted(proofs.size(), "proof"));
       for (size_t i = 0; i < proofs.size(); i++) {
         if (!cuzk::verify(vk, std::span<const Fr>(pub).subspan(i * per, per), proofs[i])) {
           std::printf("INVALID: the proof%s does not verify\n",
@@ -371,10 +387,12 @@ int main(int argc, char** argv) {
           "cuzk setup: a single-party setup is for TESTING ONLY: whoever runs it can forge proofs.\n");
       const bool synthetic = !synthetic_kind.empty();
       if (setup_args.size() != (synthetic ? 1u : 2u))
-        throw Error(ErrorCode::kInvalidArgument, synthetic ? "setup --synthetic porep --log2 K takes out.params"
-                                                           : "setup takes circuit.r1cs out.zkey|out.params");
+        throw Error(ErrorCode::kInvalidArgument, synthetic
+                                                     ? "setup --synthetic porep --log2 K takes out.params"
+                                                     : "setup takes circuit.r1cs out.zkey|out.params");
       if (setup_format != "zkey" && setup_format != "bellperson")
-        throw Error(ErrorCode::kInvalidArgument, "--format: expected zkey or bellperson, not \"" + setup_format + "\"");
+        throw Error(ErrorCode::kInvalidArgument,
+                    "--format: expected zkey or bellperson, not \"" + setup_format + "\"");
       if (synthetic && synthetic_kind != "porep")
         throw Error(ErrorCode::kInvalidArgument, "--synthetic: only \"porep\" is known");
       if (synthetic) setup_format = "bellperson";
@@ -417,9 +435,9 @@ int main(int argc, char** argv) {
       write_vk(vk_out, key);
       progress.done();
       if (!quiet)
-        std::printf("wrote %s and %s: domain 2^%d, %s, %u aux, %.2f GB of points; setup %.1f s\n", out_path.c_str(),
-                    vk_out.c_str(), key.log_n, counted(key.n_inputs, "input").c_str(), key.n_aux,
-                    key.point_bytes() / 1e9, secs);
+        std::printf("wrote %s and %s: domain 2^%d, %s, %u aux, %.2f GB of points; setup %.1f s\n",
+                    out_path.c_str(), vk_out.c_str(), key.log_n, counted(key.n_inputs, "input").c_str(),
+                    key.n_aux, key.point_bytes() / 1e9, secs);
       return 0;
     }
     if (*export_vk) {

@@ -88,13 +88,15 @@ int run_info(const std::string& path) {
     }
   } else if (std::filesystem::path(path).extension() == ".params") {
     const ProvingKey k = read_params(path);
-    add("  Groth16 parameters (bellperson .params), BLS12-381, points checked on the curve and in the subgroup\n");
+    add("  Groth16 parameters (bellperson .params), BLS12-381, points checked on the curve and in the "
+        "subgroup\n");
     add("  domain 2^%d; %s (ONE included), %u aux; points: ic %zu, h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu\n",
-        k.log_n, counted(k.n_inputs, "input").c_str(), k.n_aux, k.ic.size(), k.h.size(), k.l.size(), k.a.size(),
-        k.b_g1.size(), k.b_g2.size());
+        k.log_n, counted(k.n_inputs, "input").c_str(), k.n_aux, k.ic.size(), k.h.size(), k.l.size(),
+        k.a.size(), k.b_g1.size(), k.b_g2.size());
   } else if (std::filesystem::path(path).extension() == ".vk") {
     const VerifyingKey vk = read_vk(path);
-    add("  Groth16 verifying key (bellperson .vk), BLS12-381: %s\n", counted(vk.n_public(), "public input").c_str());
+    add("  Groth16 verifying key (bellperson .vk), BLS12-381: %s\n",
+        counted(vk.n_public(), "public input").c_str());
   } else if (std::filesystem::path(path).extension() == ".bin" && size % kProofZcashBytes == 0 && size > 0) {
     const auto proofs = read_proofs_file(path);
     add("  Groth16 proofs (zcash/bellperson encoding, 192 bytes each): %s\n",

@@ -10,12 +10,15 @@ namespace cuzk::cuda {
 namespace {
 
 __global__ void word_popcount_kernel(const uint64_t* bits, size_t words, uint32_t* counts) {
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += (size_t)gridDim.x * blockDim.x)
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < words;
+       i += (size_t)gridDim.x * blockDim.x)
     counts[i] = (uint32_t)__popcll(bits[i]);
 }
 
-__global__ void gather_kernel(const uint64_t* bits, size_t words, const uint64_t* offsets, const Fr* src, Fr* out) {
-  for (size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += (size_t)gridDim.x * blockDim.x) {
+__global__ void gather_kernel(const uint64_t* bits, size_t words, const uint64_t* offsets, const Fr* src,
+                              Fr* out) {
+  for (size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x; w < words;
+       w += (size_t)gridDim.x * blockDim.x) {
     uint64_t word = bits[w];
     uint64_t pos = offsets[w];
     while (word) {
@@ -39,8 +42,8 @@ unsigned grid(const Context& ctx, size_t n) {
 
 }  // namespace
 
-void gather_by_density(const std::vector<Fr>& head, const DeviceFrVec& src, const uint64_t* bits, size_t nbits,
-                       DeviceFrVec& out) {
+void gather_by_density(const std::vector<Fr>& head, const DeviceFrVec& src, const uint64_t* bits,
+                       size_t nbits, DeviceFrVec& out) {
   if (nbits > src.size())
     throw Error(ErrorCode::kInvalidArgument, "gather_by_density: the bitmap has more bits than the source");
   Context& ctx = Context::get(src.device());
@@ -49,8 +52,9 @@ void gather_by_density(const std::vector<Fr>& head, const DeviceFrVec& src, cons
   size_t pop = 0;
   for (size_t w = 0; w < words; w++) pop += (size_t)__builtin_popcountll(bits[w]);
   if (out.size() != head.size() + pop)
-    throw Error(ErrorCode::kInvalidArgument, "gather_by_density: the output has " + std::to_string(out.size()) +
-                                                 " elements, expected " + std::to_string(head.size() + pop));
+    throw Error(ErrorCode::kInvalidArgument, "gather_by_density: the output has " +
+                                                 std::to_string(out.size()) + " elements, expected " +
+                                                 std::to_string(head.size() + pop));
   if (!head.empty())
     CUZK_CUDA_CHECK(cudaMemcpyAsync(out.data(), head.data(), head.size() * sizeof(Fr), cudaMemcpyHostToDevice,
                                     ctx.stream()));
@@ -63,13 +67,13 @@ void gather_by_density(const std::vector<Fr>& head, const DeviceFrVec& src, cons
   widen_kernel<<<grid(ctx, words), 256, 0, ctx.stream()>>>(counts.get(), offsets.get(), words);
   CUZK_CUDA_CHECK_LAUNCH("widen_kernel", ctx.stream());
   size_t tmp_bytes = 0;
-  CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, offsets.get(), offsets.get(), (int64_t)words,
-                                                ctx.stream()));
+  CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, offsets.get(), offsets.get(),
+                                                (int64_t)words, ctx.stream()));
   PoolBuffer<uint8_t> tmp(ctx, tmp_bytes);
-  CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp.get(), tmp_bytes, offsets.get(), offsets.get(), (int64_t)words,
-                                                ctx.stream()));
+  CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp.get(), tmp_bytes, offsets.get(), offsets.get(),
+                                                (int64_t)words, ctx.stream()));
   gather_kernel<<<grid(ctx, words), 256, 0, ctx.stream()>>>(d_bits.get(), words, offsets.get(), src.data(),
-                                                           out.data() + head.size());
+                                                            out.data() + head.size());
   CUZK_CUDA_CHECK_LAUNCH("gather_kernel", ctx.stream());
 }
 

@@ -53,11 +53,13 @@ void fixed_base_mul(const Affine<F>& g, const Fr* k, size_t n, Affine<F>* out, i
   PoolBuffer<Affine<F>> d_out(ctx, chunk);
   for (size_t off = 0; off < n; off += chunk) {
     const size_t len = std::min(chunk, n - off);
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(d_k.get(), k + off, len * sizeof(Fr), cudaMemcpyHostToDevice, ctx.stream()));
-    fixed_base_kernel<F><<<grid_for(ctx, len, 128), 128, 0, ctx.stream()>>>(d_table.get(), d_k.get(), d_out.get(), len);
-    CUZK_CUDA_CHECK_LAUNCH("fixed_base_kernel", ctx.stream());
     CUZK_CUDA_CHECK(
-        cudaMemcpyAsync(out + off, d_out.get(), len * sizeof(Affine<F>), cudaMemcpyDeviceToHost, ctx.stream()));
+        cudaMemcpyAsync(d_k.get(), k + off, len * sizeof(Fr), cudaMemcpyHostToDevice, ctx.stream()));
+    fixed_base_kernel<F>
+        <<<grid_for(ctx, len, 128), 128, 0, ctx.stream()>>>(d_table.get(), d_k.get(), d_out.get(), len);
+    CUZK_CUDA_CHECK_LAUNCH("fixed_base_kernel", ctx.stream());
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(out + off, d_out.get(), len * sizeof(Affine<F>), cudaMemcpyDeviceToHost,
+                                    ctx.stream()));
     CUZK_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
   }
 }

@@ -18,7 +18,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
 /// Device bytes one partition of a 2^log_n key needs besides the key: a, b, c, aux, the gathered A and
 /// B scalars, the NTT scratch, and the MSM engines' digit/sort scratch (about 10 words per H scalar).
@@ -85,12 +87,15 @@ struct GpuBackend::Impl {
     }
     staging->upload(dst, host, n, [this](void* d, const void* src, size_t bytes) {
       const size_t parts = 8, step = (bytes / parts + 63) / 64 * 64;
-      copy_pool->parallel_for(parts, [&](size_t lo, size_t hi) {
-        for (size_t p = lo; p < hi; p++) {
-          const size_t b = p * step;
-          if (b < bytes) std::memcpy((char*)d + b, (const char*)src + b, std::min(step, bytes - b));
-        }
-      }, 1);
+      copy_pool->parallel_for(
+          parts,
+          [&](size_t lo, size_t hi) {
+            for (size_t p = lo; p < hi; p++) {
+              const size_t b = p * step;
+              if (b < bytes) std::memcpy((char*)d + b, (const char*)src + b, std::min(step, bytes - b));
+            }
+          },
+          1);
     });
   }
 
@@ -137,8 +142,8 @@ struct GpuBackend::Impl {
 
   /// Σ scalars·bases over host `bases` streamed in chunks through `engine` (scalars on the device).
   template <class F>
-  Jacobian<F> streamed(std::unique_ptr<cuda::Msm<F>>& engine, const BigVector<Affine<F>>& bases, const Fr* d_scalars,
-                       size_t n) {
+  Jacobian<F> streamed(std::unique_ptr<cuda::Msm<F>>& engine, const BigVector<Affine<F>>& bases,
+                       const Fr* d_scalars, size_t n) {
     if (!engine) engine = std::make_unique<cuda::Msm<F>>(cuda::MsmConfig{opt.device});
     const size_t chunk = std::max<size_t>(size_t{1} << 20, budget / 2 / sizeof(Affine<F>));
     Jacobian<F> acc = Jacobian<F>::infinity();
@@ -249,7 +254,8 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     st.emplace_back("h_ntt_wait", ms_since(t));
 
     t = Clock::now();
-    s.h = res ? res->h.msm_split01_device(a.data(), h_len) : im.streamed(im.stream_g1, key->h, a.data(), h_len);
+    s.h =
+        res ? res->h.msm_split01_device(a.data(), h_len) : im.streamed(im.stream_g1, key->h, a.data(), h_len);
     a = {};
     st.emplace_back("msm_h", ms_since(t));
 
@@ -264,7 +270,8 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     cuda::synchronize(dev);
     st.emplace_back("density_gather", ms_since(t));
 
-    auto run_g1 = [&](const char* name, cuda::MsmG1* r, const BigVector<G1Affine>& bases, const cuda::DeviceFrVec& sc) {
+    auto run_g1 = [&](const char* name, cuda::MsmG1* r, const BigVector<G1Affine>& bases,
+                      const cuda::DeviceFrVec& sc) {
       const auto t0 = Clock::now();
       G1 out = sc.size() == 0 ? G1::infinity()
                : r            ? r->msm_split01_device(sc.data(), sc.size())
@@ -286,9 +293,8 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
   if (im.g2_pool) {
     // B_G2 on the CPU pool, after the GPU mutex is released; the handle owns key and assignment.
     ThreadPool* pool = im.g2_pool.get();
-    g2 = std::async(std::launch::async, [key, asg, pool] {
-      return msm<Fp2>(key->b_g2, b_scalars(*asg), *pool);
-    });
+    g2 = std::async(std::launch::async,
+                    [key, asg, pool] { return msm<Fp2>(key->b_g2, b_scalars(*asg), *pool); });
   }
   return std::make_unique<GpuPending>(std::move(s), std::move(g2));
 }

@@ -23,11 +23,11 @@ namespace cuzk {
 
 /// Settings of a GpuBackend.
 struct GpuBackendOptions {
-  int device = 0;          ///< CUDA device ordinal
-  size_t mem_budget = 0;   ///< bytes of device memory for resident keys; 0 = the device's total minus
-                           ///< the working set of one partition of the largest key seen (auto)
-  bool g2_on_cpu = false;  ///< B_G2 MSM on a CPU pool (overlapped) instead of the GPU
-  unsigned g2_threads = 0; ///< threads of that pool (0 = all hardware threads)
+  int device = 0;           ///< CUDA device ordinal
+  size_t mem_budget = 0;    ///< bytes of device memory for resident keys; 0 = the device's total minus
+                            ///< the working set of one partition of the largest key seen (auto)
+  bool g2_on_cpu = false;   ///< B_G2 MSM on a CPU pool (overlapped) instead of the GPU
+  unsigned g2_threads = 0;  ///< threads of that pool (0 = all hardware threads)
 };
 
 /// ProverBackend on one CUDA device. Thread-safe: start() from several threads is serialized by a

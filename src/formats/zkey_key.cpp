@@ -33,7 +33,8 @@ size_t rows_of(const Zkey& zk, uint32_t matrix) {
 }
 
 template <class P>
-void compact(const BigVector<P>& all, uint32_t n_inputs, const Density* inp, const Density& aux, BigVector<P>& out) {
+void compact(const BigVector<P>& all, uint32_t n_inputs, const Density* inp, const Density& aux,
+             BigVector<P>& out) {
   out.clear();
   for (uint32_t i = 0; i < n_inputs; i++)
     if (!inp || inp->test(i)) out.push_back(all[i]);
@@ -74,7 +75,8 @@ ConstraintSystem zkey_constraint_system(const Zkey& zk) {
 
 ProvingKey proving_key(Zkey zk, const ConstraintSystem& cs) {
   if (cs.n_vars() != zk.n_vars || cs.n_inputs != zk.n_public + 1)
-    throw Error(ErrorCode::kInvalidArgument, "proving_key: the constraint system does not belong to this zkey");
+    throw Error(ErrorCode::kInvalidArgument,
+                "proving_key: the constraint system does not belong to this zkey");
   ProvingKey k;
   k.convention = HConvention::kSnarkjs;
   k.log_n = cs.log_n;

@@ -23,7 +23,8 @@ template <class Fn>
 auto timed(StageTimes& stages, const char* name, Fn&& fn) {
   auto t0 = std::chrono::steady_clock::now();
   auto out = fn();
-  stages.emplace_back(name, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  stages.emplace_back(
+      name, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   return out;
 }
 
@@ -45,7 +46,8 @@ BigVector<Fr> h_snarkjs(std::span<Fr> a, std::span<Fr> b, int log_n, ThreadPool&
 BigVector<Fr> h_bellperson(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, int log_n, ThreadPool& pool) {
   const size_t n = size_t{1} << log_n;
   if (a.size() != n || b.size() != n || c.size() != n)
-    throw Error(ErrorCode::kInvalidArgument, "h_bellperson: a, b and c must have domain size " + std::to_string(n));
+    throw Error(ErrorCode::kInvalidArgument,
+                "h_bellperson: a, b and c must have domain size " + std::to_string(n));
   Domain d(log_n, RootConvention::kGenerator7);
   const Fr g = Fr::from_u64(7);
   const BigVector<Fr> factors = coset_factors(d, g, pool);

@@ -34,7 +34,8 @@ std::string unsatisfied_reason(const Assignment& asg, const ProveOptions& opt) {
              counted(n_vars, "variable") + ": they belong to different circuits)";
     std::vector<Fr> w(asg.inputs.begin(), asg.inputs.end());
     w.insert(w.end(), asg.aux.begin(), asg.aux.end());
-    if (auto bad = first_unsatisfied(cs, w)) return msg + "; first unsatisfied constraint: #" + std::to_string(*bad);
+    if (auto bad = first_unsatisfied(cs, w))
+      return msg + "; first unsatisfied constraint: #" + std::to_string(*bad);
     return msg + "; the .r1cs is satisfied, so the key does not belong to this circuit";
   }
   return msg;
@@ -70,16 +71,18 @@ void check_shapes(const ProvingKey& key, const Assignment& asg) {
          std::to_string(key.n_aux));
   if (asg.inputs.empty() || !asg.inputs[0].is_one()) fail("input 0 must be 1 (the constant ONE)");
   if (key.ic.size() != key.n_inputs)
-    fail("the key has " + std::to_string(key.ic.size()) + " IC points for " + std::to_string(key.n_inputs) + " inputs");
+    fail("the key has " + std::to_string(key.ic.size()) + " IC points for " + std::to_string(key.n_inputs) +
+         " inputs");
   if (asg.a.size() != n || asg.b.size() != n)
-    fail("a and b must have " + std::to_string(n) + " values (the domain); they have " + std::to_string(asg.a.size()) +
-         " and " + std::to_string(asg.b.size()));
+    fail("a and b must have " + std::to_string(n) + " values (the domain); they have " +
+         std::to_string(asg.a.size()) + " and " + std::to_string(asg.b.size()));
   if (key.convention == HConvention::kBellperson && asg.c.size() != n)
     fail("c must have " + std::to_string(n) + " values (the domain); it has " + std::to_string(asg.c.size()));
   if (asg.a_aux.size() != key.n_aux || asg.b_aux.size() != key.n_aux || asg.b_inp.size() != key.n_inputs)
-    fail("the density bitmaps have " + std::to_string(asg.a_aux.size()) + "/" + std::to_string(asg.b_inp.size()) +
-         "/" + std::to_string(asg.b_aux.size()) + " bits (a_aux/b_inp/b_aux) for " + std::to_string(key.n_inputs) +
-         " inputs and " + std::to_string(key.n_aux) + " aux");
+    fail("the density bitmaps have " + std::to_string(asg.a_aux.size()) + "/" +
+         std::to_string(asg.b_inp.size()) + "/" + std::to_string(asg.b_aux.size()) +
+         " bits (a_aux/b_inp/b_aux) for " + std::to_string(key.n_inputs) + " inputs and " +
+         std::to_string(key.n_aux) + " aux");
   const size_t na = key.n_inputs + asg.a_aux.popcount();
   if (key.a.size() != na) fail(count_mismatch("the key's A", key.a.size(), na, "inputs + popcount(a_aux)"));
   const size_t nb = asg.b_inp.popcount() + asg.b_aux.popcount();
@@ -119,16 +122,19 @@ PendingProof prove_start(std::shared_ptr<const ProvingKey> key,
                          const ProveOptions& opt) {
   if (!key) throw Error(ErrorCode::kInvalidArgument, "prove_start: no proving key");
   for (size_t i = 0; i < partitions.size(); i++) {
-    if (!partitions[i]) throw Error(ErrorCode::kInvalidArgument, "partition " + std::to_string(i) + ": no assignment");
+    if (!partitions[i])
+      throw Error(ErrorCode::kInvalidArgument, "partition " + std::to_string(i) + ": no assignment");
     try {
       check_shapes(*key, *partitions[i]);
     } catch (const Error& e) {
       throw Error(e.code(), "partition " + std::to_string(i) + ": " + e.what());
     }
   }
-  if (opt.r_each.size() != opt.s_each.size() || (!opt.r_each.empty() && opt.r_each.size() != partitions.size()))
+  if (opt.r_each.size() != opt.s_each.size() ||
+      (!opt.r_each.empty() && opt.r_each.size() != partitions.size()))
     throw Error(ErrorCode::kInvalidArgument, "prove_start: " + std::to_string(opt.r_each.size()) + " r and " +
-                                                 std::to_string(opt.s_each.size()) + " s blinding scalars for " +
+                                                 std::to_string(opt.s_each.size()) +
+                                                 " s blinding scalars for " +
                                                  std::to_string(partitions.size()) + " partitions");
   auto st = std::make_unique<PendingProof::State>();
   st->key = key;
@@ -146,7 +152,8 @@ PendingProof prove_start(std::shared_ptr<const ProvingKey> key,
 }
 
 std::vector<ProveResult> prove_finalize(PendingProof&& p) {
-  if (!p.st_) throw Error(ErrorCode::kInvalidArgument, "prove_finalize: empty or already finalized pending proof");
+  if (!p.st_)
+    throw Error(ErrorCode::kInvalidArgument, "prove_finalize: empty or already finalized pending proof");
   std::unique_ptr<PendingProof::State> st = std::move(p.st_);
   const ProvingKey& key = *st->key;
   const VerifyingKey vk = key.verifying_key();

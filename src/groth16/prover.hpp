@@ -66,7 +66,8 @@ class PendingProof {
 
  private:
   friend PendingProof prove_start(std::shared_ptr<const ProvingKey>,
-                                  std::vector<std::shared_ptr<const Assignment>>, ProverBackend&, const ProveOptions&);
+                                  std::vector<std::shared_ptr<const Assignment>>, ProverBackend&,
+                                  const ProveOptions&);
   friend std::vector<ProveResult> prove_finalize(PendingProof&&);
   struct State;
   std::unique_ptr<State> st_;
@@ -88,7 +89,8 @@ PendingProof prove_start(std::shared_ptr<const ProvingKey> key, std::vector<Assi
 std::vector<ProveResult> prove_finalize(PendingProof&& p);
 
 /// prove_start + prove_finalize for one partition, the key borrowed for the duration of the call.
-ProveResult prove(const ProvingKey& key, Assignment asg, ProverBackend& backend, const ProveOptions& opt = {});
+ProveResult prove(const ProvingKey& key, Assignment asg, ProverBackend& backend,
+                  const ProveOptions& opt = {});
 
 /// A uniformly random non-zero Fr element from the OS CSPRNG (getrandom(2)).
 Fr random_fr_nonzero();

@@ -56,8 +56,8 @@ ConstraintSystem constraint_system(const R1cs& r1cs, HConvention convention) {
   cs.log_n = 1;
   while ((uint64_t{1} << cs.log_n) < rows) cs.log_n++;
   if (cs.log_n > 28)
-    throw Error(ErrorCode::kInvalidArgument, "the circuit has " + std::to_string(rows) +
-                                                 " rows: its domain would exceed 2^28");
+    throw Error(ErrorCode::kInvalidArgument,
+                "the circuit has " + std::to_string(rows) + " rows: its domain would exceed 2^28");
   compute_densities(cs);
   return cs;
 }

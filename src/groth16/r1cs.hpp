@@ -43,13 +43,13 @@ struct SparseMatrix {
 /// A rank-1 constraint system as circom writes it: constraint j says ⟨A_j, w⟩ · ⟨B_j, w⟩ = ⟨C_j, w⟩
 /// over Fr. Wire 0 is the constant 1, then public outputs, public inputs, private inputs, internal wires.
 struct R1cs {
-  uint32_t n_wires = 0;      ///< witness length, including wire 0 (= 1)
-  uint32_t n_pub_out = 0;    ///< public outputs (wires 1..n_pub_out)
-  uint32_t n_pub_in = 0;     ///< public inputs (the next n_pub_in wires)
-  uint32_t n_prv_in = 0;     ///< private inputs (circom counts unused ones, which have no wire)
-  uint64_t n_labels = 0;     ///< symbols in the circuit (.sym); ≥ n_wires
+  uint32_t n_wires = 0;    ///< witness length, including wire 0 (= 1)
+  uint32_t n_pub_out = 0;  ///< public outputs (wires 1..n_pub_out)
+  uint32_t n_pub_in = 0;   ///< public inputs (the next n_pub_in wires)
+  uint32_t n_prv_in = 0;   ///< private inputs (circom counts unused ones, which have no wire)
+  uint64_t n_labels = 0;   ///< symbols in the circuit (.sym); ≥ n_wires
   uint32_t n_constraints = 0;
-  SparseMatrix a, b, c;      ///< n_constraints rows each; column indices < n_wires
+  SparseMatrix a, b, c;                 ///< n_constraints rows each; column indices < n_wires
   std::vector<uint64_t> wire_to_label;  ///< section 3 (n_wires entries), empty when the file has none
 
   /// Public signals (snarkjs's nPublic): outputs + public inputs, not counting wire 0.
@@ -75,10 +75,10 @@ struct ConstraintSystem {
   int log_n = 0;
   uint32_t n_inputs = 0;  ///< public inputs including ONE
   uint32_t n_aux = 0;
-  SparseMatrix a, b, c;   ///< columns index inputs ‖ aux
-  Density a_aux;          ///< n_aux bits: aux variable i occurs in A
-  Density b_inp;          ///< n_inputs bits: input i occurs in B
-  Density b_aux;          ///< n_aux bits: aux variable i occurs in B
+  SparseMatrix a, b, c;  ///< columns index inputs ‖ aux
+  Density a_aux;         ///< n_aux bits: aux variable i occurs in A
+  Density b_inp;         ///< n_inputs bits: input i occurs in B
+  Density b_aux;         ///< n_aux bits: aux variable i occurs in B
 
   uint32_t n_vars() const { return n_inputs + n_aux; }
   size_t domain_size() const { return size_t{1} << log_n; }

@@ -102,7 +102,8 @@ ToxicWaste ToxicWaste::random() {
           random_fr_nonzero()};
 }
 
-ProvingKey setup(const ConstraintSystem& cs, const ToxicWaste& tw, ThreadPool& pool, const SetupAccel* accel) {
+ProvingKey setup(const ConstraintSystem& cs, const ToxicWaste& tw, ThreadPool& pool,
+                 const SetupAccel* accel) {
   const bool bellperson = cs.convention == HConvention::kBellperson;
   if (cs.log_n < 1 || cs.log_n > 28) invalid("log_n " + std::to_string(cs.log_n) + " is outside 1..28");
   const size_t n = cs.domain_size();
@@ -144,23 +145,25 @@ ProvingKey setup(const ConstraintSystem& cs, const ToxicWaste& tw, ThreadPool& p
   const size_t g1_points = n_vars + a_idx.size() + b_idx.size() + h_count;
   const bool acc1 = accel && accel->g1, acc2 = accel && accel->g2;
   const FixedBase<Fp> g1(Curve<Fp>::generator(), pool, FixedBase<Fp>::window_bits_for(acc1 ? 1 : g1_points));
-  const FixedBase<Fp2> g2(Curve<Fp2>::generator(), pool, FixedBase<Fp2>::window_bits_for(acc2 ? 1 : b_idx.size()));
+  const FixedBase<Fp2> g2(Curve<Fp2>::generator(), pool,
+                          FixedBase<Fp2>::window_bits_for(acc2 ? 1 : b_idx.size()));
   // k_i·G for i < count into out: on the accelerator when there is one, else with the CPU tables
-  auto g1_into = [&](size_t count, auto scalar, G1Affine* out) {
-    if (!acc1) return g1.mul_into(count, scalar, out, pool);
+  auto mul_into = [&pool](const auto& table, const auto& accel_fn, const auto& gen, size_t count, auto scalar,
+                          auto* out) {
+    if (!accel_fn) return table.mul_into(count, scalar, out, pool);
     BigVector<Fr> k(count);
     pool.parallel_for(count, [&](size_t lo, size_t hi) {
       for (size_t i = lo; i < hi; i++) k[i] = scalar(i);
     });
-    accel->g1(Curve<Fp>::generator(), k, out);
+    accel_fn(gen, k, out);
+  };
+  const std::function<void(const G1Affine&, std::span<const Fr>, G1Affine*)> no_g1;
+  const std::function<void(const G2Affine&, std::span<const Fr>, G2Affine*)> no_g2;
+  auto g1_into = [&](size_t count, auto scalar, G1Affine* out) {
+    mul_into(g1, acc1 ? accel->g1 : no_g1, Curve<Fp>::generator(), count, scalar, out);
   };
   auto g2_into = [&](size_t count, auto scalar, G2Affine* out) {
-    if (!acc2) return g2.mul_into(count, scalar, out, pool);
-    BigVector<Fr> k(count);
-    pool.parallel_for(count, [&](size_t lo, size_t hi) {
-      for (size_t i = lo; i < hi; i++) k[i] = scalar(i);
-    });
-    accel->g2(Curve<Fp2>::generator(), k, out);
+    mul_into(g2, acc2 ? accel->g2 : no_g2, Curve<Fp2>::generator(), count, scalar, out);
   };
 
   ProvingKey pk;

@@ -15,26 +15,29 @@ void spmv(const SparseMatrix& m, std::span<const Fr> w, BigVector<Fr>& out, size
   out.resize(n);
   const Fr one = Fr::one(), minus_one = -Fr::one();
   const size_t rows = m.rows();
-  pool.parallel_for(n, [&](size_t lo, size_t hi) {
-    for (size_t j = lo; j < hi; j++) {
-      if (j >= rows) {
-        out[j] = Fr::zero();
-        continue;
-      }
-      Fr acc = Fr::zero();
-      for (uint64_t k = m.row_offsets[j]; k < m.row_offsets[j + 1]; k++) {
-        const Fr& v = m.vals[k];
-        const Fr& x = w[m.cols[k]];
-        if (v == one)
-          acc += x;
-        else if (v == minus_one)
-          acc -= x;
-        else
-          acc += v * x;
-      }
-      out[j] = acc;
-    }
-  }, 4096);
+  pool.parallel_for(
+      n,
+      [&](size_t lo, size_t hi) {
+        for (size_t j = lo; j < hi; j++) {
+          if (j >= rows) {
+            out[j] = Fr::zero();
+            continue;
+          }
+          Fr acc = Fr::zero();
+          for (uint64_t k = m.row_offsets[j]; k < m.row_offsets[j + 1]; k++) {
+            const Fr& v = m.vals[k];
+            const Fr& x = w[m.cols[k]];
+            if (v == one)
+              acc += x;
+            else if (v == minus_one)
+              acc -= x;
+            else
+              acc += v * x;
+          }
+          out[j] = acc;
+        }
+      },
+      4096);
 }
 
 }  // namespace

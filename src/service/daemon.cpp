@@ -95,9 +95,10 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
                     " (address in use, not local, or the socket folder is missing)");
   if (!cfg.status_listen.empty()) m.http = std::make_unique<HttpStatusServer>(*m.engine, cfg.status_listen);
   spdlog::info(
-      "cuzk daemon listening: grpc={} (port {}) http={} (port {}) devices={} ({}) circuits={} memory_budget={}",
-      cfg.listen, m.grpc_port, cfg.status_listen.empty() ? "off" : cfg.status_listen, http_port(), devs.size(), devs[0]->name(),
-      cfg.circuits.size(), cfg.memory_budget_bytes);
+      "cuzk daemon listening: grpc={} (port {}) http={} (port {}) devices={} ({}) circuits={} "
+      "memory_budget={}",
+      cfg.listen, m.grpc_port, cfg.status_listen.empty() ? "off" : cfg.status_listen, http_port(),
+      devs.size(), devs[0]->name(), cfg.circuits.size(), cfg.memory_budget_bytes);
 }
 
 Daemon::~Daemon() { shutdown(); }

@@ -11,10 +11,10 @@ expect_out() { [ "$(cat "$WORK/out")" = "$1" ] || fail "stdout is '$(cat "$WORK/
 echo "== summary lines, singular and plural"
 expect_exit 0 "zkey export-vk" -- "$CUZK" zkey export-vk "$D/tiny/mul_final.zkey" vk.json
 expect_out "wrote vk.json (verification key of $D/tiny/mul_final.zkey, 1 public signal)"
-expect_exit 0 "prove (1 public signal)" -- "$CUZK" prove "$D/tiny/mul_final.zkey" "$D/tiny/mul.wtns" p.json pub.json
-expect_out "wrote p.json and pub.json (1 public signal); the proof verifies"
-expect_exit 0 "prove (3 public signals)" -- "$CUZK" prove "$D/mimc/mimc_dev.zkey" "$D/mimc/mimc.wtns" mp.json mpub.json
-expect_out "wrote mp.json and mpub.json (3 public signals); the proof verifies"
+expect_exit 0 "prove (1 public signal)" -- "$CUZK" prove --device cpu "$D/tiny/mul_final.zkey" "$D/tiny/mul.wtns" p.json pub.json
+expect_out "wrote p.json and pub.json (1 public signal; device cpu); the proof verifies"
+expect_exit 0 "prove (3 public signals)" -- "$CUZK" prove --device cpu "$D/mimc/mimc_dev.zkey" "$D/mimc/mimc.wtns" mp.json mpub.json
+expect_out "wrote mp.json and mpub.json (3 public signals; device cpu); the proof verifies"
 expect_exit 0 "setup (1 constraint)" -- "$CUZK" setup --seed 1 "$D/tiny/mul.r1cs" mul.zkey
 expect_out "wrote mul.zkey: 1 constraint, 4 variables, 1 public, domain 4"
 expect_exit 0 "info on a verification key" -- "$CUZK" info vk.json

@@ -73,7 +73,8 @@ void expect_same_as_cpu(const Circuit& c, ProverBackend& gpu) {
 TEST(GpuProver, CircomFixturesByteIdenticalToCpu) {
   CUZK_REQUIRE_GPU();
   GpuBackend gpu;
-  for (auto [z, w] : {std::pair{"mimc/mimc_dev.zkey", "mimc/mimc.wtns"}, {"tiny/mul_final.zkey", "tiny/mul.wtns"}}) {
+  for (auto [z, w] :
+       {std::pair{"mimc/mimc_dev.zkey", "mimc/mimc.wtns"}, {"tiny/mul_final.zkey", "tiny/mul.wtns"}}) {
     SCOPED_TRACE(z);
     expect_same_as_cpu(zkey_circuit(z, w), gpu);
   }
@@ -133,7 +134,8 @@ TEST(GpuProver, RepeatedProofsIdentical) {
   GpuBackend gpu;
   auto asg = std::make_shared<const Assignment>(c.assignment());
   const Groth16Proof first = prove_finalize(prove_start(c.key, {asg}, gpu, fixed_rs()))[0].proof;
-  for (int i = 0; i < 20; i++) ASSERT_EQ(prove_finalize(prove_start(c.key, {asg}, gpu, fixed_rs()))[0].proof, first);
+  for (int i = 0; i < 20; i++)
+    ASSERT_EQ(prove_finalize(prove_start(c.key, {asg}, gpu, fixed_rs()))[0].proof, first);
 }
 
 TEST(GpuProver, InjectedAllocationFailureIsAnErrorAndTheNextProofWorks) {
