@@ -43,8 +43,9 @@ size_t parse_size(const std::string& text, const char* what) {
                 std::string(what) + ": give a size (e.g. 16GiB); leave it out for auto");
   try {
     return (size_t)engine::parse_size(text);
-  } catch (const Error& e) {
-    throw Error(ErrorCode::kInvalidArgument, std::string(what) + ": " + e.what());
+  } catch (const Error&) {
+    throw Error(ErrorCode::kInvalidArgument, std::string(what) + ": not a size: \"" + text +
+                                                 "\" (examples: 16GiB, 512MiB, 1.5GB, 1000000)");
   }
 }
 
@@ -108,7 +109,9 @@ const SetupAccel* setup_accel(const DeviceChoice& c) {
     return &accel;
   }
 #endif
-  (void)c;
+  if (c.device == "gpu")
+    throw Error(ErrorCode::kCuda,
+                "--device gpu: no CUDA device for the setup (a build without CUDA, or no visible GPU)");
   return nullptr;
 }
 

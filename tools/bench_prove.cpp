@@ -68,6 +68,7 @@ int bench_prove(const BenchProveArgs& a) {
     if (!a.load_params)
       throw Error(ErrorCode::kInvalidArgument, "bench prove: this tool cannot read .params files");
     key = std::make_shared<const ProvingKey>(a.load_params(a.params));
+    check_key_fits(*key, cs, a.params + " and the synthetic circuit of seed " + std::to_string(a.seed));
     std::printf("loaded %s: %.2f s\n", a.params.c_str(), secs(t));
   }
   std::fflush(stdout);
@@ -95,7 +96,15 @@ int bench_prove(const BenchProveArgs& a) {
     asg = std::make_shared<const Assignment>(synthesize(cs, circ.witness, pool));
     const double syn = secs(t) * 1e3;
     const auto t1 = Clock::now();
-    ProveResult res = std::move(prove_finalize(prove_start(key, {asg}, *backend, opt))[0]);
+    ProveResult res;
+    try {
+      res = std::move(prove_finalize(prove_start(key, {asg}, *backend, opt))[0]);
+    } catch (const Error& e) {
+      if (e.code() != ErrorCode::kUnsatisfied || a.params.empty()) throw;
+      throw Error(e.code(), std::string(e.what()) + ": was " + a.params +
+                                " made for the synthetic circuit of seed " + std::to_string(a.seed) +
+                                "? (setup --synthetic and bench prove need the same --seed)");
+    }
     const double tot = secs(t1) * 1e3;
     std::printf("%s: synthesis %.1f ms |", rep < 0 ? "warm-up" : ("proof " + std::to_string(rep + 1)).c_str(),
                 syn);

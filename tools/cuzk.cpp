@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
   // heap for reuse instead of returning it to the kernel, which would clear fresh pages again each time.
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  CLI::App app{"cuzk: Groth16 proving engine for BLS12-381 (circom/snarkjs circuits)"};
+  CLI::App app{"cuzk: Groth16 proving engine for BLS12-381 (circom/snarkjs .zkey, bellperson .params)"};
   app.require_subcommand(1);
   unsigned threads = 0;
   bool quiet = false;
@@ -168,7 +168,7 @@ int main(int argc, char** argv) {
       "setup", "Single-party Groth16 setup (TESTING ONLY): .r1cs -> .zkey, or -> .params + .vk");
   std::vector<std::string> setup_args;
   std::string out_path, setup_format = "zkey", synthetic_kind;
-  uint64_t seed = 0;
+  uint64_t seed = 1;  // synthetic circuits: the same default as bench prove
   int log2_k = 0;
   auto* seed_opt =
       setup_cmd->add_option("--seed", seed, "Deterministic toxic waste (and synthetic circuit) seed");
@@ -196,7 +196,8 @@ int main(int argc, char** argv) {
   export_vk->add_option("verification_key", out_path, "Output verification_key.json")->required();
 
   // info
-  auto* info_cmd = app.add_subcommand("info", "Describe a .zkey/.r1cs/.wtns or snarkjs JSON file");
+  auto* info_cmd =
+      app.add_subcommand("info", "Describe a .zkey/.r1cs/.wtns/.params/.vk/proof .bin or snarkjs JSON file");
   std::string info_path;
   info_cmd->add_option("file", info_path)->required()->check(CLI::ExistingFile);
 
@@ -301,6 +302,7 @@ int main(int argc, char** argv) {
                                                        " has " + counted(rows.n_vars(), "wire"));
         progress("reading " + params_path);
         const ProvingKey key = read_params(params_path);
+        check_key_fits(key, rows, params_path + " and " + r1cs_path);
         opt.r1cs = &r1;
         progress("synthesis");
         res = cuzk::prove(key, synthesize(rows, w, pool), *backend, opt);

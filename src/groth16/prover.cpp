@@ -96,6 +96,20 @@ void check_shapes(const ProvingKey& key, const Assignment& asg) {
                         key.convention == HConvention::kBellperson ? "n − 1" : "n"));
 }
 
+void check_key_fits(const ProvingKey& key, const ConstraintSystem& cs, const std::string& what) {
+  const size_t na = cs.n_inputs + cs.a_aux.popcount(), nb = cs.b_inp.popcount() + cs.b_aux.popcount();
+  if (key.log_n == cs.log_n && key.n_inputs == cs.n_inputs && key.n_aux == cs.n_aux && key.a.size() == na &&
+      key.b_g1.size() == nb && key.convention == cs.convention)
+    return;
+  throw Error(ErrorCode::kInvalidArgument,
+              what + " belong to different circuits: the key has domain 2^" + std::to_string(key.log_n) +
+                  ", " + std::to_string(key.n_inputs) + " inputs, " + std::to_string(key.n_aux) + " aux, " +
+                  std::to_string(key.a.size()) + " A and " + std::to_string(key.b_g1.size()) +
+                  " B points; the constraints need 2^" + std::to_string(cs.log_n) + ", " +
+                  std::to_string(cs.n_inputs) + ", " + std::to_string(cs.n_aux) + ", " + std::to_string(na) +
+                  " and " + std::to_string(nb));
+}
+
 struct PendingProof::State {
   std::shared_ptr<const ProvingKey> key;
   std::vector<std::shared_ptr<const Assignment>> partitions;

@@ -53,6 +53,11 @@ struct ProveResult {
 /// popcount(b_aux), |L| = aux, |H| = h_size(). Throws Error(kInvalidArgument) naming the first mismatch.
 void check_shapes(const ProvingKey& key, const Assignment& asg);
 
+/// Checks that `key` was made for `cs`: same domain, input and aux counts, and A / B vectors as long as
+/// cs's densities need. Throws Error(kInvalidArgument) "<what> belong to different circuits: …" otherwise
+/// (`what` names the inputs, e.g. the two files).
+void check_key_fits(const ProvingKey& key, const ConstraintSystem& cs, const std::string& what);
+
 /// The work of one start() call in flight: owns the key reference, the assignments, r and s and the
 /// backend handles. Destroying it without finalize() frees everything.
 class PendingProof {
