@@ -94,8 +94,17 @@ mkdir "$WORK/p2"
 "${SNARKJS[@]}" groth16 verify "$D/tiny/verification_key.json" "$WORK/p2/public_0.json" "$WORK/p2/proof_0.json" | grep -q OK \
   || fail "snarkjs rejects the tiny proof"
 echo "== HTTP /metrics and /status, GetStatus, evict/preload"
-curl -sf "http://127.0.0.1:$HPORT/metrics" | grep -q 'cuzk_jobs_total{state="completed"} 2' || fail "/metrics"
-curl -sf "http://127.0.0.1:$HPORT/status" | grep -q '"failed": 2' || fail "/status"
+# a job's counters are updated as its result is published, so a client can see the result a moment
+# before the counter moves: poll for up to 5 s.
+poll() {  # poll URL PATTERN
+  for _ in $(seq 50); do
+    curl -sf "$1" | grep -q "$2" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+poll "http://127.0.0.1:$HPORT/metrics" 'cuzk_jobs_total{state="completed"} 2' || fail "/metrics"
+poll "http://127.0.0.1:$HPORT/status" '"failed": 2' || fail "/status"
 "$CUZK" client status --addr "$A" | grep -q '"totalProofsCompleted": "2"' || fail "GetStatus"
 "$CUZK" client evict --addr "$A" tiny | grep -q '"wasLoaded": true' || fail "EvictSRS"
 "$CUZK" client preload --addr "$A" tiny | grep -q '"alreadyLoaded": false' || fail "PreloadSRS"
