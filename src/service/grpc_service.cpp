@@ -1,7 +1,7 @@
 #include "service/grpc_service.hpp"
 
+#include "formats/proof_zcash.hpp"
 #include "formats/snarkjs_json.hpp"
-#include "service/proof_encoding.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::service {
@@ -199,8 +199,12 @@ class ProvingService final : public v1::ProvingEngine::Service {
     resp->set_total_ms((uint64_t)r->total_ms);
     resp->set_partitions((uint32_t)r->proofs.size());
     if (r->state == engine::JobState::kCompleted) {
-      const std::vector<uint8_t> bytes = zcash_proofs(r->proofs);
-      resp->set_proof(std::string(bytes.begin(), bytes.end()));
+      std::string bytes;  // each partition's 192-byte zcash encoding, in partition order
+      for (const Groth16Proof& p : r->proofs) {
+        const auto b = encode_proof_zcash(p);
+        bytes.append(b.begin(), b.end());
+      }
+      resp->set_proof(std::move(bytes));
       bool circom = true;
       try {
         circom = engine_.circuits().kind(r->circuit_id) == "circom";

@@ -13,11 +13,11 @@
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/loaders.hpp"
 #include "engine/synthesis.hpp"
+#include "formats/proof_zcash.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "groth16/verifier.hpp"
 #include "service/config.hpp"
 #include "service/daemon.hpp"
-#include "service/proof_encoding.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::service {
@@ -112,8 +112,9 @@ struct Served {
                     const std::string& circuit = "mimc") const {
     ASSERT_EQ(r.status(), v1::AwaitProofResponse::COMPLETED) << r.error_message();
     ASSERT_EQ(r.proof_json_size(), partitions);
-    ASSERT_EQ(r.proof().size(), (size_t)partitions * kZcashProofBytes);
-    auto bin = zcash_proofs_from_bytes((const uint8_t*)r.proof().data(), r.proof().size());
+    ASSERT_EQ(r.proof().size(), (size_t)partitions * kProofZcashBytes);
+    auto bin = decode_proofs_zcash(
+        std::span<const uint8_t>((const uint8_t*)r.proof().data(), r.proof().size()), "proof");
     for (int i = 0; i < partitions; i++) {
       const Groth16Proof p = proof_from_json(r.proof_json(i));
       EXPECT_EQ(p, bin[i]);
