@@ -1,5 +1,6 @@
 #include "groth16/synthesis.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 
@@ -8,6 +9,10 @@
 
 namespace cuzk {
 namespace {
+
+/// Terms ahead of the current one whose witness value is prefetched: the column indices are random in
+/// PoRep-sized circuits, so without it every term waits on a cache miss into a witness of gigabytes.
+constexpr uint64_t kPrefetchAhead = 16;
 
 /// out[j] = ⟨row j of m, w⟩ for j < m.rows(), 0 for the rest of out; rows split across the pool.
 /// Coefficients ±1 (the common case in real circuits) cost an addition instead of a product.
@@ -18,13 +23,12 @@ void spmv(const SparseMatrix& m, std::span<const Fr> w, BigVector<Fr>& out, size
   pool.parallel_for(
       n,
       [&](size_t lo, size_t hi) {
-        for (size_t j = lo; j < hi; j++) {
-          if (j >= rows) {
-            out[j] = Fr::zero();
-            continue;
-          }
+        const size_t row_end = std::min(hi, rows);
+        const uint64_t k_end = lo < row_end ? m.row_offsets[row_end] : 0;
+        for (size_t j = lo; j < row_end; j++) {
           Fr acc = Fr::zero();
           for (uint64_t k = m.row_offsets[j]; k < m.row_offsets[j + 1]; k++) {
+            if (k + kPrefetchAhead < k_end) __builtin_prefetch(&w[m.cols[k + kPrefetchAhead]]);
             const Fr& v = m.vals[k];
             const Fr& x = w[m.cols[k]];
             if (v == one)
@@ -36,6 +40,7 @@ void spmv(const SparseMatrix& m, std::span<const Fr> w, BigVector<Fr>& out, size
           }
           out[j] = acc;
         }
+        for (size_t j = std::max(lo, row_end); j < hi; j++) out[j] = Fr::zero();
       },
       4096);
 }
