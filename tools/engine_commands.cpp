@@ -79,9 +79,14 @@ EngineCommands::EngineCommands(CLI::App& app, CLI::App& bench) {
   bench_pipeline_->add_option("--partitions", p.partitions, "Partitions per job")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  bench_pipeline_->add_option("--gw", p.gw, "GPU workers per device")
+  bench_pipeline_->add_option("--gw", p.gw, "GPU workers per device; a list (1,2,3) runs once per value")
       ->capture_default_str()
+      ->delimiter(',')
       ->check(CLI::Range(1u, 16u));
+  bench_pipeline_
+      ->add_option("--memory-budget", p.memory_budget,
+                   "Host memory for the circuit, key and partitions in flight (auto = 90% of RAM)")
+      ->capture_default_str();
   bench_pipeline_->add_option("--synthesis-workers", p.synthesis_workers, "Partitions synthesized at once")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);

@@ -37,7 +37,9 @@ struct ClientOptions {
 struct PipelineOptions {
   std::string synthetic = "porep";
   int log2 = 16;
-  unsigned jobs = 3, partitions = 10, gw = 2;
+  unsigned jobs = 3, partitions = 10;
+  std::vector<unsigned> gw{2};         ///< one run per value, with the same circuit and key
+  std::string memory_budget = "auto";  ///< engine memory budget (engine::parse_size; "0" = unlimited)
   unsigned synthesis_workers = 1, lookahead = 1;
   uint64_t seed = 1;
   std::string timeline;
