@@ -255,6 +255,105 @@ TEST(FormatParams, CorruptPoints) {
   expect_error([&] { read_params(b, "c.params"); }, ErrorCode::kInvalidFile, {"ic[0]", "compression flag"});
 }
 
+/// A PointDecoder on the CPU (g1_from_zcash/g2_from_zcash), for read_params' decoder hook: it records
+/// the vectors it is given and can be told to report a valid point as invalid.
+class CpuTestDecoder final : public PointDecoder {
+ public:
+  std::vector<size_t> calls;      ///< n of each call, in order
+  size_t refuse_call = SIZE_MAX;  ///< on this call (0-based)…
+  size_t refuse_index = 0;        ///< …report this index as invalid (may be ≥ n: a broken decoder)
+
+  size_t decode_g1(const uint8_t* in, size_t n, SubgroupCheck check, ThreadPool&, G1Affine* out) override {
+    return decode<G1Affine>(in, n, check, out, [](const uint8_t* b, SubgroupCheck c) {
+      return g1_from_zcash(b, kG1Uncompressed, c);
+    });
+  }
+  size_t decode_g2(const uint8_t* in, size_t n, SubgroupCheck check, ThreadPool&, G2Affine* out) override {
+    return decode<G2Affine>(in, n, check, out, [](const uint8_t* b, SubgroupCheck c) {
+      return g2_from_zcash(b, kG2Uncompressed, c);
+    });
+  }
+
+ private:
+  template <class A, class Fn>
+  size_t decode(const uint8_t* in, size_t n, SubgroupCheck check, A* out, Fn one) {
+    calls.push_back(n);
+    if (calls.size() - 1 == refuse_call) return refuse_index;
+    for (size_t i = 0; i < n; i++) {
+      try {
+        out[i] = one(in + i * sizeof(A), check);
+      } catch (const Error&) {
+        return i;
+      }
+      if (out[i].is_inf()) return i;
+    }
+    return n;
+  }
+};
+
+/// The message of the Error that fn throws ("" if none).
+template <class Fn>
+std::string error_of(Fn fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(FormatParams, DecoderHookDecodesTheVectors) {
+  const std::vector<uint8_t> good = params_bytes(small_key());
+  CpuTestDecoder d;
+  ParamsReadOptions opt;
+  opt.decoder = &d;
+  EXPECT_TRUE(read_params(good, "d.params", opt) == small_key());
+  EXPECT_EQ(d.calls, (std::vector<size_t>{7, 5, 6, 4, 4}));  // h, l, a, b_g1, b_g2 (ic and the header: CPU)
+}
+
+TEST(FormatParams, DecoderHookReportsTheCpuError) {
+  // Each corruption gives the same message with the decoder as without it.
+  const std::vector<uint8_t> good = params_bytes(small_key());
+  auto corrupt = [&](size_t at, auto edit) {
+    std::vector<uint8_t> b = good;
+    edit(&b[at]);
+    return b;
+  };
+  const std::vector<std::vector<uint8_t>> cases = {
+      corrupt(kH + 2 * 96 + 95, [](uint8_t* p) { *p ^= 1; }),                             // off the curve
+      corrupt(kL + 96, [](uint8_t* p) { g1_to_zcash(g1_not_in_subgroup(), false, p); }),  // not in G1
+      corrupt(kB2 + 3 * 192, [](uint8_t* p) { g2_to_zcash(g2_not_in_subgroup(), false, p); }),  // not in G2
+      corrupt(kA + 5 * 96, [](uint8_t* p) { g1_to_zcash(G1Affine::infinity(), false, p); }),    // ∞
+      corrupt(kB1, [](uint8_t* p) { std::fill(p, p + 48, 0xff); }),            // ≥ p, flags
+      corrupt(kB1 + 96 + 48, [](uint8_t* p) { std::fill(p, p + 48, 0x1f); }),  // y ≥ p
+      corrupt(kB2 + 192, [](uint8_t* p) { *p |= 0x80; }),                      // compressed
+  };
+  for (size_t c = 0; c < cases.size(); c++) {
+    const std::string cpu = error_of([&] { read_params(cases[c], "c.params"); });
+    ASSERT_FALSE(cpu.empty()) << "case " << c;
+    CpuTestDecoder d;
+    ParamsReadOptions opt;
+    opt.decoder = &d;
+    EXPECT_EQ(error_of([&] { read_params(cases[c], "c.params", opt); }), cpu) << "case " << c;
+  }
+}
+
+TEST(FormatParams, DecoderHookDisagreementIsAnInternalError) {
+  const std::vector<uint8_t> good = params_bytes(small_key());
+  CpuTestDecoder d;
+  d.refuse_call = 2;  // a[3] refused although valid
+  d.refuse_index = 3;
+  ParamsReadOptions opt;
+  opt.decoder = &d;
+  expect_error([&] { read_params(good, "d.params", opt); }, ErrorCode::kInternal,
+               {"d.params", "a[3]", "the CPU decoder accepts"});
+  d = CpuTestDecoder();
+  d.refuse_call = 4;  // an index past the end of b_g2
+  d.refuse_index = 9;
+  expect_error([&] { read_params(good, "d.params", opt); }, ErrorCode::kInternal,
+               {"index 9", "b_g2", "4 points"});
+}
+
 TEST(FormatParams, WriterRefusesWhatTheFormatCannotCarry) {
   ProvingKey k = small_key();
   k.l[4] = G1Affine::infinity();

@@ -9,6 +9,7 @@
 #ifdef CUZK_WITH_CUDA
 #include "cuda/gpu.hpp"
 #include "cuda/gpu_backend.hpp"
+#include "cuda/point_decode.hpp"
 #endif
 
 namespace cuzk::cli {
@@ -113,6 +114,25 @@ const SetupAccel* setup_accel(const DeviceChoice& c) {
     throw Error(ErrorCode::kCuda,
                 "--device gpu: no CUDA device for the setup (a build without CUDA, or no visible GPU)");
   return nullptr;
+}
+
+std::unique_ptr<PointDecoder> params_decoder(const DeviceChoice& c) {
+#ifdef CUZK_WITH_CUDA
+  if (c.device != "cpu" && gpu_device_count() > 0)
+    return std::make_unique<cuda::GpuPointDecoder>(c.devices.empty() ? 0 : c.devices[0]);
+#endif
+  if (c.device == "gpu")
+    throw Error(ErrorCode::kCuda,
+                "--device gpu: no CUDA device to decode the key (a build without CUDA, or no visible GPU)");
+  return nullptr;
+}
+
+ProvingKey read_params_on(const std::string& path, const DeviceChoice& c) {
+  const std::unique_ptr<PointDecoder> decoder = params_decoder(c);
+  ParamsReadOptions opt;
+  opt.threads = c.threads;
+  opt.decoder = decoder.get();
+  return read_params(path, opt);
 }
 
 }  // namespace cuzk::cli

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/params.hpp"
 #include "groth16/backend.hpp"
 #include "groth16/setup.hpp"
 
@@ -35,5 +36,14 @@ std::unique_ptr<ProverBackend> make_backend(const DeviceChoice& c);
 /// The setup's fixed-base multiplications on the first chosen GPU when c allows a GPU and one is
 /// present (cuda::fixed_base_mul), nullptr otherwise (the setup then uses every CPU thread).
 const SetupAccel* setup_accel(const DeviceChoice& c);
+
+/// The GPU point decoder for read_params (cuda::GpuPointDecoder, its pinned staging held until the
+/// object goes) on the first chosen GPU when c allows a GPU and one is present, nullptr otherwise
+/// (read_params then decodes on CPU threads). Throws Error(kCuda) when c.device is gpu and there is none.
+std::unique_ptr<PointDecoder> params_decoder(const DeviceChoice& c);
+
+/// read_params of `path` with the subgroup check on, the points decoded on the GPU that c chooses
+/// (params_decoder) or else on c.threads CPU threads. Throws as read_params and params_decoder do.
+ProvingKey read_params_on(const std::string& path, const DeviceChoice& c);
 
 }  // namespace cuzk::cli

@@ -49,6 +49,7 @@ using cuzk::cli::DeviceChoice;
 using cuzk::cli::make_backend;
 using cuzk::cli::parse_devices;
 using cuzk::cli::parse_size;
+using cuzk::cli::read_params_on;
 using cuzk::cli::setup_accel;
 
 /// A one-line phase indicator on stderr, only when stderr is a terminal.
@@ -301,7 +302,7 @@ int main(int argc, char** argv) {
                                                        counted(w.size(), "value") + " but " + r1cs_path +
                                                        " has " + counted(rows.n_vars(), "wire"));
         progress("reading " + params_path);
-        const ProvingKey key = read_params(params_path);
+        const ProvingKey key = read_params_on(params_path, dev);
         check_key_fits(key, rows, params_path + " and " + r1cs_path);
         opt.r1cs = &r1;
         progress("synthesis");
@@ -380,7 +381,7 @@ int main(int argc, char** argv) {
         throw Error(ErrorCode::kInvalidArgument, "bench prove --synthetic: only \"porep\" is known");
       bp.device = dev;
       if (!stream_budget_text.empty()) bp.stream_budget = parse_size(stream_budget_text, "--stream-budget");
-      bp.load_params = [](const std::string& path) { return read_params(path); };
+      bp.load_params = [dev](const std::string& path) { return read_params_on(path, dev); };
       return cuzk::cli::bench_prove(bp);
     }
     if (*setup_cmd) {

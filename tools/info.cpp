@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "backend_select.hpp"
 #include "formats/params.hpp"
 #include "formats/proof_zcash.hpp"
 #include "formats/r1cs.hpp"
@@ -87,7 +88,7 @@ int run_info(const std::string& path) {
       add("  snarkjs public signals: %s\n", counted(pub.size(), "value").c_str());
     }
   } else if (std::filesystem::path(path).extension() == ".params") {
-    const ProvingKey k = read_params(path);
+    const ProvingKey k = read_params_on(path, DeviceChoice{});  // on the GPU when there is one
     add("  Groth16 parameters (bellperson .params), BLS12-381, points checked on the curve and in the "
         "subgroup\n");
     add("  domain 2^%d; %s (ONE included), %u aux; points: ic %zu, h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu\n",

@@ -23,6 +23,7 @@
 #include "util/error.hpp"
 #ifdef CUZK_WITH_CUDA
 #include "cuda/gpu_backend.hpp"
+#include "cuda/point_decode.hpp"
 #endif
 
 // The ABI's types are cuzk's in memory: proofs and scalars are copied as bytes.
@@ -187,7 +188,13 @@ class SrsCache {
     if (auto hit = find(id)) return hit;
     auto srs = std::make_shared<LoadedSrs>();
     srs->path = id;
-    srs->key = std::make_shared<const cuzk::ProvingKey>(cuzk::read_params(path));
+    cuzk::ParamsReadOptions opt;
+#ifdef CUZK_WITH_CUDA
+    std::unique_ptr<cuzk::cuda::GpuPointDecoder> decoder;  // the points decoded and checked on GPU 0
+    if (cuzk::gpu_device_count() > 0) decoder = std::make_unique<cuzk::cuda::GpuPointDecoder>(0);
+    opt.decoder = decoder.get();
+#endif
+    srs->key = std::make_shared<const cuzk::ProvingKey>(cuzk::read_params(path, opt));
     if (cache) {
 #ifdef CUZK_WITH_CUDA
       Devices::get().preload_everywhere(srs->key);

@@ -15,10 +15,11 @@ LoadedCircuit load_circom(const std::filesystem::path& zkey) {
   return {std::move(key), std::move(cs)};
 }
 
-LoadedCircuit load_bellperson(const std::filesystem::path& params, const std::filesystem::path& r1cs) {
+LoadedCircuit load_bellperson(const std::filesystem::path& params, const std::filesystem::path& r1cs,
+                              const ParamsReadOptions& options) {
   auto cs =
       std::make_shared<const ConstraintSystem>(constraint_system(read_r1cs(r1cs), HConvention::kBellperson));
-  auto key = std::make_shared<const ProvingKey>(read_params(params));
+  auto key = std::make_shared<const ProvingKey>(read_params(params, options));
   check_key_fits(*key, *cs, params.string() + " and " + r1cs.string());
   return {key, cs};
 }

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "engine/registry.hpp"
+#include "formats/params.hpp"
 
 namespace cuzk::engine {
 
@@ -15,7 +16,9 @@ LoadedCircuit load_circom(const std::filesystem::path& zkey);
 
 /// A bellperson circuit: the .params key and the circuit's .r1cs (rows by constraint_system(r1cs,
 /// kBellperson)). Throws the readers' Error (naming the file) on a bad file, and Error(kInvalidArgument)
-/// naming both files when the key does not belong to the constraints.
-LoadedCircuit load_bellperson(const std::filesystem::path& params, const std::filesystem::path& r1cs);
+/// naming both files when the key does not belong to the constraints. `options` go to read_params (e.g. a
+/// GPU point decoder).
+LoadedCircuit load_bellperson(const std::filesystem::path& params, const std::filesystem::path& r1cs,
+                              const ParamsReadOptions& options = {});
 
 }  // namespace cuzk::engine

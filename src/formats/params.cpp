@@ -51,12 +51,20 @@ struct Group<G1Affine> {
   static constexpr size_t kBytes = kG1Uncompressed;
   static G1Affine decode(const uint8_t* in, SubgroupCheck c) { return g1_from_zcash(in, kBytes, c); }
   static void encode(const G1Affine& p, uint8_t* out) { g1_to_zcash(p, false, out); }
+  static size_t decode_with(PointDecoder& d, const uint8_t* in, size_t n, SubgroupCheck c, ThreadPool& pool,
+                            G1Affine* out) {
+    return d.decode_g1(in, n, c, pool, out);
+  }
 };
 template <>
 struct Group<G2Affine> {
   static constexpr size_t kBytes = kG2Uncompressed;
   static G2Affine decode(const uint8_t* in, SubgroupCheck c) { return g2_from_zcash(in, kBytes, c); }
   static void encode(const G2Affine& p, uint8_t* out) { g2_to_zcash(p, false, out); }
+  static size_t decode_with(PointDecoder& d, const uint8_t* in, size_t n, SubgroupCheck c, ThreadPool& pool,
+                            G2Affine* out) {
+    return d.decode_g2(in, n, c, pool, out);
+  }
 };
 
 /// "<what> at byte <offset>: <problem>".
@@ -139,10 +147,25 @@ Extent scan_vector(const Source& src, uint64_t& pos, const char* name, size_t el
   return e;
 }
 
-/// Decodes the `e.count` points of a vector into `out` on the pool; ∞ is refused.
+/// Decodes the `e.count` points of a vector into `out` on the pool, or through `decoder` when one is
+/// given; ∞ is refused. A point the decoder reports invalid is decoded again on the CPU, which throws the
+/// error read_params always gives for it.
 template <class A, class Vec>
-void decode_vector(const Source& src, const Extent& e, SubgroupCheck check, ThreadPool& pool, Vec& out) {
+void decode_vector(const Source& src, const Extent& e, SubgroupCheck check, ThreadPool& pool, Vec& out,
+                   PointDecoder* decoder = nullptr) {
   out.resize(e.count);
+  if (decoder) {
+    if (e.count == 0) return;
+    const size_t bad = Group<A>::decode_with(*decoder, src.data + e.offset, e.count, check, pool, out.data());
+    if (bad == e.count) return;
+    if (bad > e.count)
+      throw Error(ErrorCode::kInternal, src.name + ": the point decoder returned index " +
+                                            std::to_string(bad) + " for " + e.name + ", which has " +
+                                            std::to_string(e.count) + " points");
+    decode_point<A>(src, e.offset + bad * e.elem, e.name, (int64_t)bad, check, false);  // throws its error
+    throw Error(ErrorCode::kInternal, src.name + ": the point decoder refused " +
+                                          label(e.name, (int64_t)bad) + ", which the CPU decoder accepts");
+  }
   pool.parallel_for(
       e.count,
       [&](size_t begin, size_t end) {
@@ -360,11 +383,11 @@ ProvingKey read_params(std::span<const uint8_t> bytes, const std::string& name,
 
   PoolRef pool(options.pool, options.threads);
   decode_vector<G1Affine>(src, ic, SubgroupCheck::kYes, *pool, key.ic);
-  decode_vector<G1Affine>(src, h, options.subgroup, *pool, key.h);
-  decode_vector<G1Affine>(src, l, options.subgroup, *pool, key.l);
-  decode_vector<G1Affine>(src, a, options.subgroup, *pool, key.a);
-  decode_vector<G1Affine>(src, b1, options.subgroup, *pool, key.b_g1);
-  decode_vector<G2Affine>(src, b2, options.subgroup, *pool, key.b_g2);
+  decode_vector<G1Affine>(src, h, options.subgroup, *pool, key.h, options.decoder);
+  decode_vector<G1Affine>(src, l, options.subgroup, *pool, key.l, options.decoder);
+  decode_vector<G1Affine>(src, a, options.subgroup, *pool, key.a, options.decoder);
+  decode_vector<G1Affine>(src, b1, options.subgroup, *pool, key.b_g1, options.decoder);
+  decode_vector<G2Affine>(src, b2, options.subgroup, *pool, key.b_g2, options.decoder);
   return key;
 }
 

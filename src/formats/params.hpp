@@ -34,6 +34,27 @@ namespace cuzk {
 
 class ThreadPool;
 
+/// Decodes the large point vectors of a .params file (h, l, a, b_g1, b_g2) elsewhere than on
+/// read_params' CPU threads: cuda::GpuPointDecoder (src/cuda/gpu.hpp) does it on a GPU. formats knows it
+/// only through this interface, so it does not depend on the CUDA layer.
+///
+/// `in` holds `n` contiguous uncompressed zcash points (G1 96 bytes, G2 192 bytes each). A point is
+/// valid when it passes exactly the checks read_params makes on a vector point: no flag bit set
+/// (compression, infinity, sign: the point at infinity is refused in a vector), both coordinates
+/// canonical (< p), on the curve (twist), and, when `check` is kYes, in the order-r subgroup. The decoder
+/// writes the valid points to out[0..n) (affine, Montgomery form) and returns n, or returns the index of
+/// the first invalid point (out's contents are then unspecified); read_params re-decodes that point on the
+/// CPU to report it. `pool` may be used for host-side work (copies). Failures of the decoder itself
+/// (e.g. Error(kCuda)) propagate out of read_params.
+class PointDecoder {
+ public:
+  virtual ~PointDecoder() = default;
+  virtual size_t decode_g1(const uint8_t* in, size_t n, SubgroupCheck check, ThreadPool& pool,
+                           G1Affine* out) = 0;
+  virtual size_t decode_g2(const uint8_t* in, size_t n, SubgroupCheck check, ThreadPool& pool,
+                           G2Affine* out) = 0;
+};
+
 /// How read_params decodes.
 struct ParamsReadOptions {
   /// kYes (default) checks that every point lies in the order-r subgroup: the time of ~1500 Fp
@@ -45,12 +66,15 @@ struct ParamsReadOptions {
   unsigned threads = 0;
   /// A pool to decode on instead of a temporary one of `threads` threads (not owned).
   ThreadPool* pool = nullptr;
+  /// When set (not owned), the vectors h, l, a, b_g1 and b_g2 are decoded and checked by it; the header,
+  /// the counts and ic stay on the CPU. An invalid point gives the same error as without it.
+  PointDecoder* decoder = nullptr;
 };
 
 /// Reads a bellperson `.params` file into a ProvingKey with convention kBellperson, n_inputs = ic.size(),
 /// n_aux = l.size() and log_n from h.size() = 2^log_n − 1. The file is mapped (mmap, sequential
-/// read-ahead) and its points decoded in parallel. Throws Error(kIo) if the file cannot be opened or
-/// mapped, Error(kInvalidFile) for any malformed content (see the file comment).
+/// read-ahead) and its points decoded in parallel (or by options.decoder). Throws Error(kIo) if the file
+/// cannot be opened or mapped, Error(kInvalidFile) for any malformed content (see the file comment).
 ProvingKey read_params(const std::filesystem::path& path, const ParamsReadOptions& options = {});
 /// The same on bytes in memory; `name` stands for the path in error messages.
 ProvingKey read_params(std::span<const uint8_t> bytes, const std::string& name,

@@ -10,6 +10,7 @@
 #include "groth16/cpu_backend.hpp"
 #ifdef CUZK_WITH_CUDA
 #include "cuda/gpu_backend.hpp"
+#include "cuda/point_decode.hpp"
 #endif
 #include "service/grpc_service.hpp"
 #include "service/http_status.hpp"
@@ -51,11 +52,13 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   // One backend per device: a GpuBackend per entry of gpus.devices (all GPUs when empty) in CUDA builds
   // on a machine with GPUs; otherwise CPU "devices" (each a CpuBackend with gpus.gpu_threads threads).
   std::vector<ProverBackend*> devs;
+  int decode_gpu = -1;  // the GPU that decodes .params files (the first device), -1: the CPU does
 #ifdef CUZK_WITH_CUDA
   if (gpu_device_count() > 0) {
     std::vector<int> ids(cfg.gpu_devices.begin(), cfg.gpu_devices.end());
     if (ids.empty())
       for (int d = 0; d < gpu_device_count(); d++) ids.push_back(d);
+    decode_gpu = ids.front();
     for (int d : ids) {
       GpuBackendOptions o;
       o.device = d;
@@ -76,7 +79,15 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
     if (c.kind == "circom")
       loader = [p = c.zkey] { return engine::load_circom(p); };
     else
-      loader = [p = c.params, r = c.r1cs] { return engine::load_bellperson(p, r); };
+      loader = [p = c.params, r = c.r1cs, decode_gpu] {
+        ParamsReadOptions opt;
+#ifdef CUZK_WITH_CUDA
+        std::unique_ptr<cuda::GpuPointDecoder> decoder;
+        if (decode_gpu >= 0) decoder = std::make_unique<cuda::GpuPointDecoder>(decode_gpu);
+        opt.decoder = decoder.get();
+#endif
+        return engine::load_bellperson(p, r, opt);
+      };
     m.engine->circuits().add(c.id, c.kind, std::move(loader));
   }
   for (const CircuitConfig& c : cfg.circuits)
