@@ -22,8 +22,10 @@ if [ -d .devdeps ] && [ ! -d /usr/include/gtest ]; then
   cp -rn .devdeps/share/cmake/* /usr/share/cmake/
 fi
 export PATH="$PATH:/usr/local/cuda/bin"
+# The commit benchmark reports record: CUZK_GIT_COMMIT from the environment when set (a copy of the tree
+# without .git: pass the sender's `git describe --always --dirty`), else git describe here, else "unknown".
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCUZK_CUDA_ARCHS=90 -DCUZK_BENCH=OFF \
-  -DCUZK_SERVICE=OFF >/dev/null
+  -DCUZK_SERVICE=OFF -DCUZK_GIT_COMMIT="${CUZK_GIT_COMMIT:-}" >/dev/null
 targets=(cuzk_gpu_tests cuzk_gpu_bench)
 [ "${WITH_CLI:-1}" = 1 ] && targets+=(cuzk_cli)
 ninja -k 0 -C build-gpu "${targets[@]}"

@@ -2,11 +2,15 @@
 # What runs on the GPU machine (the device tool's `run`): the GPU tests and benchmarks built elsewhere and
 # carried in $BIN (default .gpu: cuzk_gpu_tests, cuzk_gpu_bench), with logs teed to $OUT.
 #
-#   scripts/gpu-check.sh                 tests + arithmetic bench + NTT bench 2^10..2^27 + MSM bench 2^20..2^26
+#   scripts/gpu-check.sh                 tests (the NTT sweep to 2^27 included) + repeat runs + compute-sanitizer
+#                                        memcheck/racecheck/synccheck on small tests + arithmetic bench + NTT bench
+#                                        2^10..2^27 + MSM bench 2^20..2^26 (figures also in $OUT/bench_*.json)
 #   GTEST_FILTER=... NTT_MIN=.. NTT_MAX=.. NTT_REPS=.. SKIP_TESTS=1 SKIP_BENCH=1 SASS=0 scripts/gpu-check.sh
+#   NTT_SWEEP_MAX=20                     largest size of the NTT sweep (GpuNttSweep.*; default 27)
+#   SKIP_SANITIZERS=1 SKIP_REPEAT=1      leave out the compute-sanitizer runs / the repeat test
 #   PROVE="20 24 26" PROVE_REPS=3 PROVE_PARTITIONS=6   `cuzk bench prove --device gpu` at those sizes (needs
 #                                        $BIN/cuzk), with gw = 1, 2 and --g2 gpu|cpu throughput runs
-#   SANITIZE=1                           compute-sanitizer memcheck on one small GPU proof
+#   SANITIZE=1                           also compute-sanitizer memcheck on one small GPU proof
 #
 # Build here (a machine with nvcc, GoogleTest and nlohmann_json) and copy the binaries to .gpu/:
 #   cmake -S . -B build-gpu -G Ninja -DCUZK_CUDA=ON -DCUZK_BENCH=OFF
@@ -25,17 +29,47 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,te
   --format=csv 2>&1 | tee "$OUT/nvidia-smi.txt"
 
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
-  CUZK_CUDA_SYNC_CHECK=1 "$BIN/cuzk_gpu_tests" --gtest_filter="${GTEST_FILTER:-*}" 2>&1 | tee "$OUT/tests.log"
+  CUZK_CUDA_SYNC_CHECK=1 CUZK_NTT_SWEEP_MAX_LOG="${NTT_SWEEP_MAX:-27}" "$BIN/cuzk_gpu_tests" \
+    --gtest_filter="${GTEST_FILTER:-*}" 2>&1 | tee "$OUT/tests.log"
   rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
   echo "cuzk_gpu_tests exit $rc"
+fi
+
+# Determinism: GpuRepeat.* runs an NTT and MSMs 20 times each and compares; once as is and once with
+# serialized launches.
+if [ "${SKIP_REPEAT:-0}" != 1 ]; then
+  for blocking in 0 1; do
+    CUDA_LAUNCH_BLOCKING=$blocking "$BIN/cuzk_gpu_tests" --gtest_filter='GpuRepeat.*' > "$OUT/repeat_blocking$blocking.log" 2>&1
+    rc=$?; [ "$rc" = 0 ] || status=1
+    echo "repeat test (CUDA_LAUNCH_BLOCKING=$blocking) exit $rc"
+  done
+fi
+
+# compute-sanitizer on one small NTT test (every pass shape) and one small MSM test (G1 and G2).
+if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
+  if command -v compute-sanitizer >/dev/null; then
+    for tool in memcheck racecheck synccheck; do
+      for t in 'GpuNttSanitize.PassShapes' 'GpuMsmSanitize.Small'; do
+        log="$OUT/sanitizer_${tool}_${t%%.*}.log"
+        compute-sanitizer --tool "$tool" --error-exitcode 9 "$BIN/cuzk_gpu_tests" --gtest_filter="$t" > "$log" 2>&1
+        rc=$?; [ "$rc" = 0 ] || status=1
+        echo "compute-sanitizer --tool $tool $t exit $rc: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)"
+      done
+    done
+  else
+    echo "compute-sanitizer not found: sanitizer runs skipped (FAILED)"
+    status=1
+  fi
 fi
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
   "$BIN/cuzk_gpu_bench" arith 2>&1 | tee "$OUT/bench_arith.log"
   rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
-  "$BIN/cuzk_gpu_bench" ntt "${NTT_MIN:-10}" "${NTT_MAX:-27}" "${NTT_REPS:-7}" 2>&1 | tee "$OUT/bench_ntt.log"
+  "$BIN/cuzk_gpu_bench" --json "$OUT/bench_ntt.json" ntt "${NTT_MIN:-10}" "${NTT_MAX:-27}" "${NTT_REPS:-7}" 2>&1 |
+    tee "$OUT/bench_ntt.log"
   rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
-  "$BIN/cuzk_gpu_bench" msm "${MSM_MIN:-20}" "${MSM_MAX:-26}" "${MSM_REPS:-5}" 2>&1 | tee "$OUT/bench_msm.log"
+  "$BIN/cuzk_gpu_bench" --json "$OUT/bench_msm.json" msm "${MSM_MIN:-20}" "${MSM_MAX:-26}" "${MSM_REPS:-5}" 2>&1 |
+    tee "$OUT/bench_msm.log"
   rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
   if [ "${NTT_VARIANTS:-0}" = 1 ]; then  # run-time NTT switches (src/cuda/ntt.cu) at the large sizes
     : > "$OUT/bench_ntt_variant.log"
@@ -52,7 +86,8 @@ fi
 # The prover: GPU proofs of synthetic PoRep circuits, every proof verified (PROVE="K ...").
 for K in ${PROVE:-}; do
   echo "== bench prove 2^$K" | tee -a "$OUT/bench_prove.log"
-  "$BIN/cuzk" bench prove --synthetic porep --log2 "$K" --device gpu --reps "${PROVE_REPS:-3}" 2>&1 | tee -a "$OUT/bench_prove.log"
+  "$BIN/cuzk" bench prove --synthetic porep --log2 "$K" --device gpu --reps "${PROVE_REPS:-3}" \
+    --json "$OUT/bench_prove_$K.json" 2>&1 | tee -a "$OUT/bench_prove.log"
   rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
   if [ -n "${PROVE_PARTITIONS:-}" ]; then
     for g2 in gpu cpu; do

@@ -8,12 +8,15 @@
 
 #ifdef CUZK_WITH_CUDA
 #include <algorithm>
-#include <random>
-#include <thread>
+#include <nlohmann/json.hpp>
+#include <span>
 #include <vector>
 
+#include "bench_common.hpp"
 #include "cuda/gpu.hpp"
 #include "ff/roots.hpp"
+#include "ntt/ntt.hpp"
+#include "util/thread_pool.hpp"
 #endif
 
 namespace cuzk::cli {
@@ -35,7 +38,7 @@ int bench_gpu_arith() {
   require_gpu("bench gpu-arith");
   return 1;
 }
-int bench_gpu_ntt(int, int, int) {
+int bench_gpu_ntt(int, int, int, const std::string&) {
   require_gpu("bench ntt");
   return 1;
 }
@@ -50,64 +53,65 @@ namespace {
 
 void print_device() {
   auto d = cuda::device_info(0);
-  std::printf("device 0: %s (cc %d.%d, %d SMs, %.1f GiB, L2 %.0f MiB)\n", d.name.c_str(), d.cc_major, d.cc_minor,
-              d.sm_count, d.global_mem / 1073741824.0, d.l2_bytes / 1048576.0);
+  std::printf("device 0: %s (cc %d.%d, %d SMs, %.1f GiB, L2 %.0f MiB)\n", d.name.c_str(), d.cc_major,
+              d.cc_minor, d.sm_count, d.global_mem / 1073741824.0, d.l2_bytes / 1048576.0);
 }
 
 void print_memory() {
   auto m = cuda::memory_stats(0);
-  std::printf("GPU memory: pool in use %.1f MiB, pool reserved %.1f MiB, pool peak %.1f MiB, device used %.1f of %.1f GiB\n",
-              m.pool_in_use / 1048576.0, m.pool_reserved / 1048576.0, m.pool_peak / 1048576.0,
-              (m.device_total - m.device_free) / 1073741824.0, m.device_total / 1073741824.0);
+  std::printf(
+      "GPU memory: pool in use %.1f MiB, pool reserved %.1f MiB, pool peak %.1f MiB, device used %.1f of "
+      "%.1f GiB\n",
+      m.pool_in_use / 1048576.0, m.pool_reserved / 1048576.0, m.pool_peak / 1048576.0,
+      (m.device_total - m.device_free) / 1073741824.0, m.device_total / 1073741824.0);
 }
 
-template <class Fn>
-void parallel(size_t n, Fn fn) {
-  const unsigned T = std::max(1u, std::min(64u, std::thread::hardware_concurrency()));
-  std::vector<std::thread> th;
-  for (unsigned t = 0; t < T; t++) th.emplace_back([&, t] { fn(n * t / T, n * (t + 1) / T); });
-  for (auto& x : th) x.join();
-}
-
-/// Random elements below r (top limb below r's), in parallel.
-std::vector<Fr> random_fr(size_t n, uint64_t seed) {
-  std::vector<Fr> v(n);
-  parallel(n, [&](size_t lo, size_t hi) {
-    std::mt19937_64 rng(seed * 1000003 + lo);
-    for (size_t i = lo; i < hi; i++) {
-      for (int j = 0; j < 4; j++) v[i].l[j] = rng();
-      v[i].l[3] &= 0x3fffffffffffffffULL;
+/// Σ_k x_k·z^k (the polynomial with coefficients x at z), in parallel chunks.
+Fr eval_poly(const std::vector<Fr>& x, const Fr& z, ThreadPool& pool) {
+  constexpr size_t kChunk = size_t{1} << 16;
+  const size_t n = x.size(), chunks = (n + kChunk - 1) / kChunk;
+  std::vector<Fr> part(chunks, Fr::zero());
+  pool.parallel_for(chunks, [&](size_t c0, size_t c1) {
+    for (size_t c = c0; c < c1; c++) {
+      const uint64_t e = c * kChunk;
+      Fr p = z.pow(&e, 1), acc = Fr::zero();
+      for (size_t k = c * kChunk; k < std::min(n, (c + 1) * kChunk); k++) {
+        acc += x[k] * p;
+        p = p * z;
+      }
+      part[c] = acc;
     }
   });
-  return v;
-}
-
-/// Σ_k x_k·w^k (the polynomial with coefficients x at w), in parallel chunks.
-Fr eval_poly(const std::vector<Fr>& x, const Fr& w) {
-  const unsigned T = std::max(1u, std::min(64u, std::thread::hardware_concurrency()));
-  std::vector<Fr> part(T, Fr::zero());
-  std::vector<std::thread> th;
-  const size_t n = x.size();
-  for (unsigned t = 0; t < T; t++)
-    th.emplace_back([&, t] {
-      const size_t lo = n * t / T, hi = n * (t + 1) / T;
-      const uint64_t e = lo;
-      Fr p = w.pow(&e, 1), acc = Fr::zero();
-      for (size_t k = lo; k < hi; k++) {
-        acc += x[k] * p;
-        p = p * w;
-      }
-      part[t] = acc;
-    });
-  for (auto& t : th) t.join();
   Fr s = Fr::zero();
   for (auto& p : part) s += p;
   return s;
 }
 
-double median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+/// Largest size whose NTT outputs the benchmark compares in full with the CPU NTT (sampled above).
+constexpr int kFullCheckMaxLog = 24;
+
+/// Checks `got` = the forward (coset: shift·ω^i) transform of x against the CPU: every element of
+/// src/ntt's ntt / coset_ntt up to 2^kFullCheckMaxLog, else a few sampled outputs evaluated directly.
+bool check_forward(const std::vector<Fr>& x, const std::vector<Fr>& got, int L, RootConvention conv,
+                   bool coset, const Fr& shift, ThreadPool& pool) {
+  const size_t n = x.size();
+  if (L <= kFullCheckMaxLog) {
+    Domain dom(L, conv);
+    std::vector<Fr> want = x;
+    if (coset)
+      coset_ntt(dom, std::span<Fr>(want), shift, pool);
+    else
+      ntt(dom, std::span<Fr>(want), pool);
+    return got == want;
+  }
+  const Fr w = root_of_unity(L, conv);
+  bool good = true;
+  for (uint64_t s = 0; s < 4; s++) {
+    const uint64_t i = (s * 0x9e3779b97f4a7c15ULL + 1) % n;
+    const Fr z = coset ? shift * w.pow(&i, 1) : w.pow(&i, 1);
+    good = good && got[i] == eval_poly(x, z, pool);
+  }
+  return good;
 }
 
 }  // namespace
@@ -120,8 +124,8 @@ int bench_gpu_arith() {
   auto row = [&](const char* op, const char* var, const cuda::Throughput& t) {
     const bool good = t.mismatches == 0 && t.checked > 0;
     ok = ok && good;
-    std::printf("%-8s %-22s %14.4g %10.3f %6d %6zu/%zu%s\n", op, var, t.ops_per_s, t.ms_median, t.regs_per_thread,
-                t.checked - t.mismatches, t.checked, good ? "" : "  WRONG");
+    std::printf("%-8s %-22s %14.4g %10.3f %6d %6zu/%zu%s\n", op, var, t.ops_per_s, t.ms_median,
+                t.regs_per_thread, t.checked - t.mismatches, t.checked, good ? "" : "  WRONG");
     std::fflush(stdout);
   };
   for (auto v : {cuda::MulVariant::kEvenOdd, cuda::MulVariant::kCios4, cuda::MulVariant::kWide64})
@@ -134,12 +138,14 @@ int bench_gpu_arith() {
   return ok ? 0 : 1;
 }
 
-int bench_gpu_ntt(int log_min, int log_max, int reps) {
+int bench_gpu_ntt(int log_min, int log_max, int reps, const std::string& json_path) {
   if (log_min < 1 || log_max > 28 || log_min > log_max)
     throw Error(ErrorCode::kInvalidArgument, "bench ntt: sizes must satisfy 1 ≤ --min ≤ --max ≤ 28");
   if (reps < 5) reps = 5;
   require_gpu("bench ntt");
   print_device();
+  ThreadPool pool;
+  nlohmann::json results = nlohmann::json::array();
   bool ok = true;
   std::printf("%4s %12s %12s %12s %12s %10s %8s\n", "logn", "fwd ms", "inv ms", "coset fwd", "coset inv",
               "tables MiB", "check");
@@ -148,50 +154,56 @@ int bench_gpu_ntt(int log_min, int log_max, int reps) {
     const auto conv = RootConvention::kGenerator7;
     cuda::GpuNtt g(L, conv);
     const Fr shift = Fr::from_u64(7);
-    auto x = random_fr(n, L);
+    const std::vector<Fr> x = random_fr_uniform(n, 1000 + L, true, pool);
     cuda::DeviceFrVec d(n);
+    // check (and warm-up of every mode): each forward output against the CPU, each inverse back to x
     d.upload(x);
-    // check: forward then sampled evaluation, inverse round trip (also the warm-up of both)
     g.forward(d);
-    auto y = d.download();
-    const Fr w = root_of_unity(L, conv);
-    const int samples = L <= 20 ? 4 : 2;
-    bool good = true;
-    for (int s = 0; s < samples; s++) {
-      const uint64_t i = (s * 0x9e3779b97f4a7c15ULL) % n;
-      good = good && y[i] == eval_poly(x, w.pow(&i, 1));
-    }
+    bool good = check_forward(x, d.download(), L, conv, false, shift, pool);
     g.inverse(d);
     good = good && d.download() == x;
     g.coset_forward(d, shift);
+    good = good && check_forward(x, d.download(), L, conv, true, shift, pool);
     g.coset_inverse(d, shift);
     good = good && d.download() == x;
     ok = ok && good;
     cuda::StreamTimer timer;
-    std::vector<float> tf, ti, tcf, tci;
+    std::vector<double> tf, ti, tcf, tci;
+    auto timed = [&](std::vector<double>& t, auto&& op) {
+      timer.start();
+      op();
+      timer.stop();
+      t.push_back(timer.ms());
+    };
     for (int r = 0; r < reps; r++) {
-      timer.start();
-      g.forward(d);
-      timer.stop();
-      tf.push_back(timer.ms());
-      timer.start();
-      g.inverse(d);
-      timer.stop();
-      ti.push_back(timer.ms());
-      timer.start();
-      g.coset_forward(d, shift);
-      timer.stop();
-      tcf.push_back(timer.ms());
-      timer.start();
-      g.coset_inverse(d, shift);
-      timer.stop();
-      tci.push_back(timer.ms());
+      timed(tf, [&] { g.forward(d); });
+      timed(ti, [&] { g.inverse(d); });
+      timed(tcf, [&] { g.coset_forward(d, shift); });
+      timed(tci, [&] { g.coset_inverse(d, shift); });
     }
-    std::printf("%4d %12.3f %12.3f %12.3f %12.3f %10.1f %8s\n", L, median(tf), median(ti), median(tcf), median(tci),
-                g.table_bytes() / 1048576.0, good ? "ok" : "WRONG");
+    std::printf("%4d %12.3f %12.3f %12.3f %12.3f %10.1f %8s\n", L, median(tf), median(ti), median(tcf),
+                median(tci), g.table_bytes() / 1048576.0, good ? "ok" : "WRONG");
     std::fflush(stdout);
+    results.push_back({{"log_n", L},
+                       {"forward", timing_json(tf)},
+                       {"inverse", timing_json(ti)},
+                       {"coset_forward", timing_json(tcf)},
+                       {"coset_inverse", timing_json(tci)},
+                       {"table_mib", g.table_bytes() / 1048576.0},
+                       {"check", L <= kFullCheckMaxLog ? "cpu-ntt" : "cpu-sampled"},
+                       {"ok", good}});
   }
   print_memory();
+  if (!json_path.empty())
+    write_bench_json(json_path, "ntt", true,
+                     {{"log_min", log_min},
+                      {"log_max", log_max},
+                      {"reps", reps},
+                      {"roots", "generator-7"},
+                      {"coset_shift", 7},
+                      {"inputs", "uniform non-zero Fr"},
+                      {"timing", "CUDA events on the context stream, data resident on the device"}},
+                     results);
   return ok ? 0 : 1;
 }
 

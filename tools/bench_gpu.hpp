@@ -1,6 +1,8 @@
 // `cuzk bench-gpu`: throughput of the device field/curve arithmetic and timings of the GPU NTT.
 #pragma once
 
+#include <string>
+
 namespace cuzk::cli {
 
 /// Throws Error(kCuda, "<command>: no CUDA GPU available: <reason>") unless this build has CUDA support
@@ -18,11 +20,14 @@ int bench_gpu_arith();
 
 /// Times the GPU NTT (generator-7 roots) for n = 2^log_min … 2^log_max (1 ≤ log_min ≤ log_max ≤ 28):
 /// forward, inverse, coset forward (shift 7) and coset inverse, data resident on the device, median of
-/// `reps` (at least 5) runs after a warm-up that also builds the tables. Checks each size: inverse of
-/// forward equals the input, and sampled outputs of the forward transform equal Σ x_k·ω^(ik) computed
-/// on the CPU. Prints milliseconds per transform and the GPU memory used. Returns 0 on success, 1 when a
+/// `reps` (at least 5) runs after a warm-up that also builds the tables. Inputs are uniform non-zero
+/// elements of Fr. Checks every size against the CPU: up to 2^24 the forward and coset forward outputs
+/// equal src/ntt's ntt and coset_ntt element for element, above that sampled outputs equal Σ x_k·z^k
+/// evaluated on the CPU at z = ω^i and 7·ω^i; the inverse transforms must give the input back. Prints
+/// milliseconds per transform and the GPU memory used; with a non-empty `json_path` also writes every
+/// repetition, the checks and the environment there (bench_common.hpp). Returns 0 on success, 1 when a
 /// result is wrong. Throws Error (kInvalidArgument for bad sizes; kCuda without CUDA support or without a
-/// GPU, or when a CUDA call fails).
-int bench_gpu_ntt(int log_min, int log_max, int reps);
+/// GPU, or when a CUDA call fails; kIo when the JSON file cannot be written).
+int bench_gpu_ntt(int log_min, int log_max, int reps, const std::string& json_path = "");
 
 }  // namespace cuzk::cli

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "bench_common.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
@@ -26,11 +27,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double secs(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
 
 double peak_rss_gib() {
   rusage ru{};
@@ -73,7 +69,8 @@ int bench_prove(const BenchProveArgs& a) {
   }
   std::fflush(stdout);
 
-  std::printf("backend: %s%s\n", backend->name().c_str(),
+  const std::string backend_name = backend->name();
+  std::printf("backend: %s%s\n", backend_name.c_str(),
               a.device.g2 == "cpu" && backend->name() != "cpu" ? ", B_G2 on the CPU" : "");
 #ifdef CUZK_WITH_CUDA
   if (auto* g = dynamic_cast<GpuBackend*>(backend.get())) {
@@ -127,9 +124,15 @@ int bench_prove(const BenchProveArgs& a) {
               nnz / (median(synth_ms) / 1e3));
   for (const auto& name : order) std::printf(", %s %.1f", name.c_str(), median(stage_ms[name]));
   std::printf("; prove latency %.1f ms\n", median(total_ms));
+  nlohmann::json stages_json = nlohmann::json::object();
+  for (const auto& name : order) stages_json[name] = timing_json(stage_ms[name]);
+  nlohmann::json report = {{"synthesis", timing_json(synth_ms)},
+                           {"prove", timing_json(total_ms)},
+                           {"stages", stages_json},
+                           {"throughput", nlohmann::json::array()}};
 
   // Throughput: gw workers, each looping start → finalize over the shared assignment.
-  auto throughput = [&](ProverBackend& be, int gw, const char* label) {
+  auto throughput = [&](ProverBackend& be, int gw, const std::string& label) {
     std::atomic<int> next{0};
     std::vector<std::thread> workers;
     std::exception_ptr err;
@@ -148,7 +151,12 @@ int bench_prove(const BenchProveArgs& a) {
     if (err) std::rethrow_exception(err);
     const double s = secs(t0);
     std::printf("throughput%s: %d partitions with gw = %d in %.2f s: %.1f ms per partition (all verified)\n",
-                label, a.partitions, gw, s, s * 1e3 / a.partitions);
+                label.c_str(), a.partitions, gw, s, s * 1e3 / a.partitions);
+    report["throughput"].push_back({{"label", label},
+                                    {"gw", gw},
+                                    {"partitions", a.partitions},
+                                    {"seconds", s},
+                                    {"ms_per_partition", s * 1e3 / a.partitions}});
     std::fflush(stdout);
   };
   if (a.partitions > 0 && !a.sweep) throughput(*backend, a.gw, "");
@@ -158,7 +166,7 @@ int bench_prove(const BenchProveArgs& a) {
       DeviceChoice d = a.device;
       d.g2 = g2;
       std::unique_ptr<ProverBackend> be = make_backend(d);
-      for (int gw : {1, 2}) throughput(*be, gw, (std::string(" (B_G2 on the ") + g2 + ")").c_str());
+      for (int gw : {1, 2}) throughput(*be, gw, std::string(" (B_G2 on the ") + g2 + ")");
     }
   }
   if (a.stream_budget > 0) {
@@ -166,15 +174,18 @@ int bench_prove(const BenchProveArgs& a) {
     DeviceChoice d = a.device;
     d.gpu_mem_budget = a.stream_budget;
     std::unique_ptr<ProverBackend> be = make_backend(d);
+    std::vector<double> streamed_ms;
     for (int rep = 0; rep < a.reps; rep++) {
       const auto t1 = Clock::now();
       ProveResult res = std::move(prove_finalize(prove_start(key, {asg}, *be, opt))[0]);
       std::printf("budget %.1f GiB (key %.1f GiB): ", a.stream_budget / 1073741824.0,
                   key->point_bytes() / 1073741824.0);
       for (auto& [name, ms] : res.stages) std::printf(" %s %.1f", name.c_str(), ms);
-      std::printf(" | prove %.1f ms, verified\n", secs(t1) * 1e3);
+      streamed_ms.push_back(secs(t1) * 1e3);
+      std::printf(" | prove %.1f ms, verified\n", streamed_ms.back());
       std::fflush(stdout);
     }
+    report["streamed"] = timing_json(streamed_ms);
   }
   std::printf("host memory peak: %.2f GiB\n", peak_rss_gib());
 #ifdef CUZK_WITH_CUDA
@@ -184,6 +195,21 @@ int bench_prove(const BenchProveArgs& a) {
                 (m.device_total - m.device_free) / 1073741824.0, m.device_total / 1073741824.0);
   }
 #endif
+  if (!a.json.empty())
+    write_bench_json(a.json, "prove", backend_name != "cpu",
+                     {{"circuit", "synthetic porep"},
+                      {"log2", a.log2},
+                      {"seed", a.seed},
+                      {"params", a.params},
+                      {"reps", a.reps},
+                      {"gw", a.gw},
+                      {"partitions", a.partitions},
+                      {"sweep", a.sweep},
+                      {"stream_budget_bytes", a.stream_budget},
+                      {"device", a.device.device},
+                      {"g2", a.device.g2},
+                      {"backend", backend_name}},
+                     report);
   return 0;
 }
 

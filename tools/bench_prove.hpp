@@ -27,12 +27,16 @@ struct BenchProveArgs {
   /// the key (bytes), e.g. 16 GiB, so that a key larger than it is streamed; prints their stage times.
   size_t stream_budget = 0;
   DeviceChoice device;
+  /// When non-empty: also write the figures (every proof's stage times, the throughput runs) with the
+  /// environment to this file, atomically (bench_common.hpp's write_bench_json).
+  std::string json;
 };
 
 /// Runs the benchmark: generates the circuit and witness, makes or loads the key, synthesizes, proves
 /// `reps` times printing each stage and the median, then (partitions > 0) `partitions` proofs with `gw`
 /// workers printing the throughput. Every proof is verified (an invalid one is an error). Prints the
-/// host memory peak and the GPU memory in use. Returns the process exit code.
+/// host memory peak and the GPU memory in use; with a.json set, writes the report there. Returns the
+/// process exit code.
 int bench_prove(const BenchProveArgs& a);
 
 }  // namespace cuzk::cli

@@ -217,11 +217,14 @@ int main(int argc, char** argv) {
   bench_msm->add_option("--min", log_min, "Smallest size, log2")->capture_default_str();
   bench_msm->add_option("--max", log_max, "Largest size, log2")->capture_default_str();
   bench_msm->add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
+  std::string bench_json;
+  bench_msm->add_option("--json", bench_json, "Also write the figures and the environment to FILE (--gpu)");
 
   auto* bench_ntt = bench->add_subcommand("ntt", "GPU NTT over Fr (forward, inverse, coset), natural order");
   bench_ntt->add_option("--min", log_min, "Smallest size, log2")->capture_default_str();
   bench_ntt->add_option("--max", log_max, "Largest size, log2")->capture_default_str();
   bench_ntt->add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
+  bench_ntt->add_option("--json", bench_json, "Also write the figures and the environment to FILE");
   auto* bench_arith =
       bench->add_subcommand("gpu-arith", "GPU Fp/Fr multiplications and G1 mixed additions per second");
   auto* bench_prove_cmd =
@@ -240,6 +243,7 @@ int main(int argc, char** argv) {
   bench_prove_cmd->add_flag("--sweep", bp.sweep, "Throughput runs for gw 1, 2 x B_G2 on gpu, cpu (GPU only)");
   bench_prove_cmd->add_option("--stream-budget", stream_budget_text,
                               "Also prove with this GPU budget for the key, e.g. 16GiB (GPU only)");
+  bench_prove_cmd->add_option("--json", bp.json, "Also write the figures and the environment to FILE");
   add_device_options(bench_prove_cmd);
 
   cuzk::cli::EngineCommands engine_commands(app, *bench);  // serve, client, bench batch/pipeline
@@ -456,11 +460,12 @@ int main(int argc, char** argv) {
     if (*info_cmd) return cuzk::cli::run_info(info_path);
     if (*selfcheck) return cuzk::cli::run_selfcheck();
     if (*bench_msm) {
-      if (gpu) return cuzk::cli::bench_gpu_msm(log_min, log_max, reps);
+      if (gpu) return cuzk::cli::bench_gpu_msm(log_min, log_max, reps, bench_json);
       if (!cpu) throw Error(ErrorCode::kInvalidArgument, "bench msm: choose --cpu or --gpu");
+      if (!bench_json.empty()) throw Error(ErrorCode::kInvalidArgument, "bench msm: --json goes with --gpu");
       return cuzk::cli::bench_msm_cpu(log_min, log_max, threads, reps);
     }
-    if (*bench_ntt) return cuzk::cli::bench_gpu_ntt(log_min, log_max, reps);
+    if (*bench_ntt) return cuzk::cli::bench_gpu_ntt(log_min, log_max, reps, bench_json);
     if (*bench_arith) return cuzk::cli::bench_gpu_arith();
   } catch (const cuzk::Error& e) {
     progress.done();

@@ -201,13 +201,31 @@ DeviceInfo device_info(int device) {
   d.global_mem = p.totalGlobalMem;
   d.l2_bytes = (size_t)p.l2CacheSize;
   d.smem_optin = p.sharedMemPerBlockOptin;
-  int khz = 0;
-  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    khz = 0;
-  }
-  d.clock_khz = khz;
+  auto attribute = [device](cudaDeviceAttr a) {
+    int v = 0;
+    if (cudaDeviceGetAttribute(&v, a, device) != cudaSuccess) {
+      (void)cudaGetLastError();
+      v = 0;
+    }
+    return v;
+  };
+  d.clock_khz = attribute(cudaDevAttrClockRate);
+  d.mem_clock_khz = attribute(cudaDevAttrMemoryClockRate);
+  d.mem_bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth);
   return d;
+}
+
+CudaVersions cuda_versions() {
+  CudaVersions v;
+  if (cudaRuntimeGetVersion(&v.runtime) != cudaSuccess) {
+    (void)cudaGetLastError();
+    v.runtime = 0;
+  }
+  if (cudaDriverGetVersion(&v.driver) != cudaSuccess) {
+    (void)cudaGetLastError();
+    v.driver = 0;
+  }
+  return v;
 }
 
 MemoryStats memory_stats(int device) {

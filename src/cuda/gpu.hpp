@@ -36,9 +36,20 @@ struct DeviceInfo {
   size_t l2_bytes = 0;
   size_t smem_optin = 0;  ///< largest dynamic shared memory per block after opt-in, bytes
   int clock_khz = 0;      ///< SM clock (may be 0 where the runtime no longer reports it)
+  int mem_clock_khz = 0;  ///< peak memory clock (0 where the runtime does not report it)
+  int mem_bus_bits = 0;   ///< global memory bus width in bits (0 where not reported)
 };
-/// Properties of device `device` (throws kCuda when it does not exist).
+/// Properties of device `device` (throws kCuda when it does not exist). Reads attributes only; changes
+/// no setting of the device.
 DeviceInfo device_info(int device = 0);
+
+/// CUDA versions as 1000·major + 10·minor (12040 = 12.4); 0 where it cannot be read.
+struct CudaVersions {
+  int runtime = 0;  ///< the runtime this program was linked with (cudaRuntimeGetVersion)
+  int driver = 0;   ///< the newest version the installed driver supports (cudaDriverGetVersion)
+};
+/// The runtime and driver versions; never throws.
+CudaVersions cuda_versions();
 
 /// Memory accounting of a device: the caching pool and the driver's view.
 struct MemoryStats {

@@ -3,6 +3,9 @@
 //                  [prove LOG2 REPS GW PARTITIONS G2(gpu|cpu) BUDGET_BYTES(0 = auto)]
 //                  [prove-sweep LOG2 REPS PARTITIONS STREAM_BUDGET_BYTES(0 = none)]
 //                  [params-load LOG2 DIR]
+//   `--json FILE` before an ntt, msm, prove or prove-sweep command writes that command's report to FILE
+//   (the CLI's `bench … --json FILE`), e.g.
+//     cuzk_gpu_bench --json ntt.json ntt 10 27 7 --json msm.json msm 20 26 5
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -11,6 +14,8 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "../../tools/backend_select.hpp"
@@ -126,14 +131,20 @@ int params_load(int log2, const std::filesystem::path& dir) {
 
 int main(int argc, char** argv) try {
   int rc = 0;
+  std::string json;  // --json FILE: the report of the next command
+  auto take_json = [&json] { return std::exchange(json, std::string()); };
   for (int i = 1; i < argc; i++) {
-    if (!std::strcmp(argv[i], "arith")) {
+    if (!std::strcmp(argv[i], "--json") && i + 1 < argc) {
+      json = argv[++i];
+    } else if (!std::strcmp(argv[i], "arith")) {
       rc |= cuzk::cli::bench_gpu_arith();
     } else if (!std::strcmp(argv[i], "ntt") && i + 3 < argc) {
-      rc |= cuzk::cli::bench_gpu_ntt(std::atoi(argv[i + 1]), std::atoi(argv[i + 2]), std::atoi(argv[i + 3]));
+      rc |= cuzk::cli::bench_gpu_ntt(std::atoi(argv[i + 1]), std::atoi(argv[i + 2]), std::atoi(argv[i + 3]),
+                                     take_json());
       i += 3;
     } else if (!std::strcmp(argv[i], "msm") && i + 3 < argc) {
-      rc |= cuzk::cli::bench_gpu_msm(std::atoi(argv[i + 1]), std::atoi(argv[i + 2]), std::atoi(argv[i + 3]));
+      rc |= cuzk::cli::bench_gpu_msm(std::atoi(argv[i + 1]), std::atoi(argv[i + 2]), std::atoi(argv[i + 3]),
+                                     take_json());
       i += 3;
     } else if (!std::strcmp(argv[i], "prove") && i + 6 < argc) {
       cuzk::cli::BenchProveArgs a;
@@ -144,6 +155,7 @@ int main(int argc, char** argv) try {
       a.device.device = "gpu";
       a.device.g2 = argv[i + 5];
       a.device.gpu_mem_budget = std::strtoull(argv[i + 6], nullptr, 10);
+      a.json = take_json();
       try {
         rc |= cuzk::cli::bench_prove(a);
       } catch (const std::exception& e) {
@@ -159,6 +171,7 @@ int main(int argc, char** argv) try {
       a.sweep = true;
       a.stream_budget = std::strtoull(argv[i + 4], nullptr, 10);
       a.device.device = "gpu";
+      a.json = take_json();
       try {
         rc |= cuzk::cli::bench_prove(a);
       } catch (const std::exception& e) {
@@ -171,8 +184,8 @@ int main(int argc, char** argv) try {
       i += 2;
     } else {
       std::fprintf(stderr,
-                   "usage: %s [arith] [ntt LOG_MIN LOG_MAX REPS] [msm LOG_MIN LOG_MAX REPS] [prove ...] "
-                   "[params-load LOG2 DIR]\n",
+                   "usage: %s [arith] [--json FILE] [ntt LOG_MIN LOG_MAX REPS] [msm LOG_MIN LOG_MAX REPS] "
+                   "[prove ...] [params-load LOG2 DIR]\n",
                    argv[0]);
       return 64;
     }
