@@ -14,6 +14,7 @@
 #include "gpu_support.hpp"
 #include "groth16/cpu_backend.hpp"
 #include "groth16/prover.hpp"
+#include "groth16/r1cs.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/synthetic.hpp"
@@ -83,9 +84,59 @@ TEST(GpuProver, CircomFixturesByteIdenticalToCpu) {
 TEST(GpuProver, SyntheticPorepBothWaysByteIdentical) {
   CUZK_REQUIRE_GPU();
   GpuBackend gpu;
-  for (int k = 10; k <= 18; k += 2) {
+  for (int k = 10; k <= 20; k += 2) {
     SCOPED_TRACE(k);
     expect_same_as_cpu(synthetic_circuit(k, 100 + k), gpu);
+  }
+}
+
+/// A circuit whose public inputs are 0 and r − 1 and whose private values are mostly 0 and 1: wires
+/// 1 = 0 and 2 = r − 1 (public), then `bits` private bits b_i (a fixed pseudo-random pattern) and
+/// y_i = −b_i; rows (w1 + b_i)·b_i = b_i, w2·b_i = y_i, and w2·1 = w2.
+R1cs edge_value_r1cs(uint32_t bits, std::vector<Fr>& w) {
+  R1cs r;
+  r.n_pub_in = 2;
+  r.n_wires = 3 + 2 * bits;
+  r.n_labels = r.n_wires;
+  const Fr one = Fr::one();
+  w.assign(r.n_wires, Fr::zero());
+  w[0] = one;
+  w[2] = -one;
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (uint32_t i = 0; i < bits; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    const uint32_t b = 3 + i, y = 3 + bits + i;
+    w[b] = (x & 1) ? one : Fr::zero();
+    w[y] = -w[b];
+    r.a.push_row(std::vector<uint32_t>{1, b}, std::vector<Fr>{one, one});
+    r.b.push_row(std::vector<uint32_t>{b}, std::vector<Fr>{one});
+    r.c.push_row(std::vector<uint32_t>{b}, std::vector<Fr>{one});
+    r.a.push_row(std::vector<uint32_t>{2}, std::vector<Fr>{one});
+    r.b.push_row(std::vector<uint32_t>{b}, std::vector<Fr>{one});
+    r.c.push_row(std::vector<uint32_t>{y}, std::vector<Fr>{one});
+  }
+  r.a.push_row(std::vector<uint32_t>{2}, std::vector<Fr>{one});
+  r.b.push_row(std::vector<uint32_t>{0}, std::vector<Fr>{one});
+  r.c.push_row(std::vector<uint32_t>{2}, std::vector<Fr>{one});
+  r.n_constraints = (uint32_t)r.a.rows();
+  return r;
+}
+
+TEST(GpuProver, PublicInputsZeroAndMinusOneByteIdentical) {
+  CUZK_REQUIRE_GPU();
+  GpuBackend gpu;
+  for (HConvention conv : {HConvention::kBellperson, HConvention::kSnarkjs}) {
+    SCOPED_TRACE(conv == HConvention::kBellperson ? "bellperson" : "snarkjs");
+    Circuit c;
+    const R1cs r1cs = edge_value_r1cs(3000, c.w);
+    ASSERT_FALSE(first_unsatisfied(r1cs, c.w).has_value());
+    c.rows = constraint_system(r1cs, conv);
+    c.key = std::make_shared<const ProvingKey>(setup(c.rows, ToxicWaste::from_seed(5), cpu().pool()));
+    const ProveResult got = prove_finalize(prove_start(c.key, {c.assignment()}, gpu, fixed_rs()))[0];
+    ASSERT_EQ(got.public_inputs.size(), 2u);
+    EXPECT_TRUE(got.public_inputs[0].is_zero());
+    EXPECT_EQ(got.public_inputs[1], -Fr::one());
+    expect_same_as_cpu(c, gpu);
   }
 }
 
