@@ -11,6 +11,8 @@
 #   PROVE="20 24 26" PROVE_REPS=3 PROVE_PARTITIONS=6   `cuzk bench prove --device gpu` at those sizes (needs
 #                                        $BIN/cuzk), with gw = 1, 2 and --g2 gpu|cpu throughput runs
 #   SANITIZE=1                           also compute-sanitizer memcheck on one small GPU proof
+#   PARAMS_LOAD="22 26" PARAMS_DIR=/tmp  .params load speed (GPU decode with the subgroup check, CPU without)
+#                                        of synthetic keys written to PARAMS_DIR (2^26: 23.6 GB of disk)
 #
 # Build here (a machine with nvcc, GoogleTest and nlohmann_json) and copy the binaries to .gpu/:
 #   cmake -S . -B build-gpu -G Ninja -DCUZK_CUDA=ON -DCUZK_BENCH=OFF
@@ -61,6 +63,12 @@ if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
     status=1
   fi
 fi
+
+for k in ${PARAMS_LOAD:-}; do
+  mkdir -p "${PARAMS_DIR:-/tmp}/cuzk-params-load"
+  "$BIN/cuzk_gpu_bench" params-load "$k" "${PARAMS_DIR:-/tmp}/cuzk-params-load" 2>&1 | tee "$OUT/params_load_$k.log"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+done
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
   "$BIN/cuzk_gpu_bench" arith 2>&1 | tee "$OUT/bench_arith.log"
