@@ -1,6 +1,6 @@
 // GPU decoding of the point vectors of bellperson .params files (read_params' PointDecoder). Plain C++:
-// includable from g++ code, no CUDA header. Link cuzk_cuda. Kept apart from gpu.hpp so that the CUDA
-// layer's core API does not depend on formats.
+// includable from g++ code, no CUDA header. Link cuzk_cuda. Kept apart from gpu.hpp, which every kernel
+// file includes.
 #pragma once
 
 #include <cstddef>
@@ -9,11 +9,11 @@
 
 #include "ec/curves.hpp"
 #include "ec/encoding.hpp"
-#include "formats/params.hpp"
+#include "ec/point_decoder.hpp"
 
 namespace cuzk::cuda {
 
-/// read_params' PointDecoder (formats/params.hpp) on one GPU: decodes vectors of uncompressed zcash
+/// read_params' PointDecoder (ec/point_decoder.hpp) on one GPU: decodes vectors of uncompressed zcash
 /// points (G1 96 bytes, G2 192 bytes; big-endian, G2 coordinates as (c1, c0)) into affine Montgomery
 /// points, the layout the GPU backend uploads. Each device thread decodes one point: the three flag bits
 /// must be clear (compressed, infinity, sign: the point at infinity is refused in a vector), both
