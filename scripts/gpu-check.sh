@@ -79,13 +79,13 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
   "$BIN/cuzk_gpu_bench" --json "$OUT/bench_msm.json" msm "${MSM_MIN:-20}" "${MSM_MAX:-26}" "${MSM_REPS:-5}" 2>&1 |
     tee "$OUT/bench_msm.log"
   rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
-  if [ "${NTT_VARIANTS:-0}" = 1 ]; then  # run-time NTT switches (src/cuda/ntt.cu) at the large sizes
+  if [ "${NTT_VARIANTS:-0}" = 1 ]; then  # run-time NTT switch (src/cuda/ntt.cu) at the large sizes
     : > "$OUT/bench_ntt_variant.log"
-    for v in "CUZK_NTT_PREFETCH=0 CUZK_NTT_THREADS=256" "CUZK_NTT_PREFETCH=1 CUZK_NTT_THREADS=128" \
-             "CUZK_NTT_PREFETCH=0 CUZK_NTT_THREADS=128"; do
+    for v in 10 11; do
       for L in 24 27; do
-        echo "== $v L=$L" | tee -a "$OUT/bench_ntt_variant.log"
-        env $v "$BIN/cuzk_gpu_bench" ntt $L $L 5 2>&1 | grep -E "^ *[0-9]|WRONG|error" | tee -a "$OUT/bench_ntt_variant.log"
+        echo "== CUZK_NTT_LOG_BLOCK=$v L=$L" | tee -a "$OUT/bench_ntt_variant.log"
+        CUZK_NTT_LOG_BLOCK=$v "$BIN/cuzk_gpu_bench" ntt $L $L 5 2>&1 | grep -E "^ *[0-9]|WRONG|error" |
+          tee -a "$OUT/bench_ntt_variant.log"
       done
     done
   fi

@@ -164,6 +164,7 @@ bool bench_curve(const char* name, const std::vector<int>& logs, int reps, const
   for (size_t li = 0; li < logs.size(); li++) {
     const int k = logs[li];
     const size_t n = size_t{1} << k;
+    msm.release_scratch();  // the scratch reported below is this size's own (buffers only grow otherwise)
     const std::vector<Fr> s = random_fr_uniform(n, 100 + k, false, pool);
     ds.upload(s);
     const Jacobian<F> want = cpu_reference(pts, s, pool);
@@ -190,8 +191,11 @@ bool bench_curve(const char* name, const std::vector<int>& logs, int reps, const
     results.push_back(row(name, k, "witness", "msm_split01", ts, good_s));
     results.push_back(row(name, k, "witness", "msm", tp, good_p));
     const auto mem = cuda::msm_mem_info(0);
-    std::printf("%s 2^%d GPU memory: MSM object %.2f GiB (bases + scratch); device used %.2f of %.2f GiB\n",
-                name, k, gib(msm.device_bytes()), gib(mem.total - mem.free), gib(mem.total));
+    std::printf(
+        "%s 2^%d GPU memory: MSM object %.2f GiB (bases, scalar upload area, scratch), of which scratch %.2f GiB;"
+        " device used %.2f of %.2f GiB\n",
+        name, k, gib(msm.device_bytes()), gib(msm.scratch_bytes()), gib(mem.total - mem.free), gib(mem.total));
+    results.back()["scratch_bytes"] = msm.scratch_bytes();
     if (k == kmax) {  // host scalars (upload included) at the largest size, for reference
       auto th = time_runs(std::max(1, reps / 2), want, good, [&] { return msm.msm(s); });
       std::printf("%s 2^%d with host scalars (upload included): median %.2f ms  vs CPU: %s\n", name, k,

@@ -227,8 +227,9 @@ Throughput bench_g1_madd(int runs = 7, int device = 0);
 /// pool for n > 2^10). ω = root_of_unity(log_n, conv). Twiddle tables are built on the device on first
 /// use and kept (at most ~80 MiB, at n = 2^19); memory_stats() accounts for them.
 ///
-/// Algorithm: src/cuda/ntt_pass.cuh (four-step recursion in ≤ 3 passes of radix ≤ 2^10, radix-8 rounds
-/// in registers, shared-memory exchanges, twiddle/coset factors fused into the passes).
+/// Algorithm: src/cuda/ntt_pass.cuh (four-step recursion in ≤ 3 passes of radix ≤ 2^10; in a pass,
+/// radix-2 DIF stages two at a time on four-element units through shared memory; twiddle/coset factors
+/// fused into the passes).
 class GpuNtt {
  public:
   GpuNtt(int log_n, RootConvention conv, int device = 0);

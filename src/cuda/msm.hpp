@@ -14,7 +14,8 @@
 //
 // Environment: CUZK_MSM_PROFILE=1 prints per-phase GPU times of every call to stderr;
 // CUZK_MSM_VARIANT=0|1 overrides the point-operation policy of the bucket kernels (msm_engine.hpp),
-// read when an Msm is constructed.
+// read when an Msm is constructed; CUZK_MSM_SCRATCH_MB overrides MsmConfig::max_scratch_bytes (MiB, 0 =
+// unbounded), read likewise.
 #pragma once
 
 #include <cstddef>
@@ -33,6 +34,10 @@ struct MsmConfig {
   int device = 0;                         ///< CUDA device ordinal the bases live on
   int window_bits = 0;                    ///< Pippenger window c; 0 picks it from the size
   size_t max_pairs_per_batch = 1u << 28;  ///< (bucket, point) pairs sorted at once; bounds scratch memory
+  /// Bound on the scratch of one Pippenger batch in bytes (digits, sort, buckets, partial sums): fewer
+  /// windows are sorted at a time to stay below it, down to one. 0: only max_pairs_per_batch bounds it.
+  /// 2^26 G1 scalars take 2.2 GB with one window per batch (window 22).
+  size_t max_scratch_bytes = size_t{4} << 30;
 };
 
 /// How `msm_split01` classified the scalars.
@@ -83,6 +88,9 @@ class Msm {
 
   /// Bytes of device memory this object holds (bases + cached scratch).
   size_t device_bytes() const;
+  /// Bytes of cached scratch (digits, sort, buckets, partial sums, CUB temporaries): device memory held
+  /// beyond the bases and the scalar upload area. Bounded per call by MsmConfig::max_scratch_bytes.
+  size_t scratch_bytes() const;
   /// Frees the cached scratch buffers (the bases stay).
   void release_scratch();
   /// The resident bases (a device pointer; nullptr before set_bases).

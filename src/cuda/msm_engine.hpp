@@ -494,6 +494,21 @@ class Engine {
   /// OpsOol on G2 (see the policies' comment).
   void set_variant(int v) { variant_ = v; }
   int variant() const { return variant_; }
+  /// Bounds the scratch of one Pippenger batch (batch_bytes) to `bytes` by sorting fewer windows at a
+  /// time; 0 leaves only max_pairs as the bound. One window per batch is the least it goes down to.
+  void set_scratch_budget(size_t bytes) { scratch_budget_ = bytes; }
+
+  /// Scratch bytes of one batch of nb windows of m scalars with window c: keys and values twice
+  /// (16 bytes per pair), the buckets, the level-1 pieces at their bound (two per slice) and the later
+  /// levels', counts and offsets, the bucket-reduction segments and window sums. CUB's temporary
+  /// storage (a few MiB) comes on top.
+  static size_t batch_bytes(size_t m, int c, int nb) {
+    const size_t M = (size_t)nb * m, K1 = M >= (size_t{1} << 24) ? 64 : 32, chunks = (M + K1 - 1) / K1;
+    const size_t pieces = 2 * chunks, later = 2 * ((pieces + 15) / 16);
+    const size_t buckets = (size_t)nb << (c - 1), segments = std::min<size_t>(buckets, 65536 + (size_t)nb);
+    return 16 * M + buckets * sizeof(X) + (pieces + later + segments) * (4 + sizeof(X)) + 8 * (chunks + 1) +
+           (size_t)nb * sizeof(X);
+  }
 
   /// Σ scalars[idx[j]]·bases[idx[j]] for j < m (idx null: Σ scalars[j]·bases[j]); c = 0 chooses.
   J pippenger(const A* bases, const Fr* scalars, const uint32_t* idx, size_t m, int c = 0,
@@ -518,7 +533,8 @@ class Engine {
     const int W = num_windows(c);
     const uint32_t B = 1u << (c - 1);
     max_pairs = std::min(max_pairs, size_t{1} << 30);  // sort sizes stay below 2^31
-    const int wb = (int)std::clamp<size_t>(max_pairs / m, 1, (size_t)W);
+    int wb = (int)std::clamp<size_t>(max_pairs / m, 1, (size_t)W);
+    while (wb > 1 && scratch_budget_ && batch_bytes(m, c, wb) > scratch_budget_) wb--;
     std::vector<J> wsum(W, J::infinity());
     for (int w0 = 0; w0 < W; w0 += wb) {
       const int nb = std::min(wb, W - w0);
@@ -687,6 +703,7 @@ class Engine {
 
   Be& be_;
   int variant_ = 0;
+  size_t scratch_budget_ = 0;
   Buf keys_[2], vals_[2], buckets_, seg_keys_, seg_vals_, wsum_, counts_, offsets_, piece_keys_[2],
       piece_vals_[2], flag1_, flag2_, off1_, off2_, idx1_, idx2_, prog_tmp_, prog_pref_;
 };

@@ -20,7 +20,18 @@ struct Msm<F>::Impl {
   msm_detail::DeviceBackend::Buffer scalars;  // upload area for host scalars
   size_t n = 0;
 
-  explicit Impl(const MsmConfig& c) : cfg(c), be(c.device), eng(be) { eng.set_variant(variant()); }
+  explicit Impl(const MsmConfig& c) : cfg(c), be(c.device), eng(be) {
+    eng.set_variant(variant());
+    eng.set_scratch_budget(scratch_budget(c.max_scratch_bytes));
+  }
+
+  /// cfg.max_scratch_bytes, or CUZK_MSM_SCRATCH_MB (MiB; 0 = unbounded) from the environment when set
+  /// (for benchmarks).
+  static size_t scratch_budget(size_t configured) {
+    if (const char* e = std::getenv("CUZK_MSM_SCRATCH_MB"); e && *e)
+      return (size_t)std::strtoull(e, nullptr, 10) << 20;
+    return configured;
+  }
 
   /// Point-operation policy of the bucket kernels (msm_engine.hpp: OpsCall = 0, the alternative = 1);
   /// the environment variable CUZK_MSM_VARIANT overrides the default (for benchmarks).
@@ -138,6 +149,12 @@ template <class F>
 size_t Msm<F>::device_bytes() const {
   const Impl& I = *impl_;
   return I.bases.bytes + I.scalars.bytes + I.eng.scratch_bytes() + I.be.temp_bytes();
+}
+
+template <class F>
+size_t Msm<F>::scratch_bytes() const {
+  const Impl& I = *impl_;
+  return I.eng.scratch_bytes() + I.be.temp_bytes();
 }
 
 template <class F>

@@ -14,38 +14,37 @@ namespace cuzk::cuda {
 namespace nd = ntt_detail;
 namespace {
 
-template <int K, int J>
-__device__ __forceinline__ void pass_rounds(nd::PassThread<K>& th, const nd::PassParams& p, uint32_t* smem) {
-  if constexpr (J < nd::PassThread<K>::kRounds) {
-    th.template smem_write<J - 1>(smem);
-    __syncthreads();
-    th.template smem_read<J>(smem);
-    __syncthreads();
-    th.template compute<J>(p);
-    pass_rounds<K, J + 1>(th, p, smem);
-  }
-}
-
-/// One pass (see ntt_pass.cuh): blocks of C sub-problems × R/8 threads, 8 elements per thread. Two
-/// 256-thread blocks per SM (≤ 128 registers, a few spills): measured on an H200 faster than one block
-/// per SM without spills (2^27: 86 against 95 ms).
-template <int K>
+/// One pass (ntt_pass.cuh, "the pass kernel"): one kernel for every radix, up to 256 threads and 64 KiB of
+/// shared memory per block. Every global load (first round) precedes the first barrier and every store
+/// (last round) follows the last, so a pass may run in place.
 __global__ void __launch_bounds__(nd::kPassThreads, 2) ntt_pass_kernel(const nd::PassParams p) {
-  extern __shared__ uint32_t smem[];
-  nd::PassThread<K> th;
-  th.prefetch(p, blockIdx.x, threadIdx.x);
-  th.init(p, blockIdx.x, threadIdx.x);
-  th.load(p);
-  th.template compute<0>(p);
-  pass_rounds<K, 1>(th, p, smem);
-  __syncthreads();  // a single-block pass may be in place: every load precedes every store
-  th.store(p);
+  extern __shared__ ulonglong2 pass_smem[];
+  uint64_t* sm = reinterpret_cast<uint64_t*>(pass_smem);
+  const uint32_t units = 1u << (p.log_r + p.log_c - 2);
+  const nd::R4Rounds rounds = nd::r4_rounds(p.log_r);
+#pragma unroll 1
+  for (uint32_t u = threadIdx.x; u < units; u += blockDim.x) nd::r4_first(p, blockIdx.x, u, sm);
+#pragma unroll 1
+  for (int r = 0; r < rounds.n; r++) {
+    __syncthreads();
+    const int lh = rounds.log_h[r];
+    if (lh > 0) {
+#pragma unroll 1
+      for (uint32_t u = threadIdx.x; u < units; u += blockDim.x) nd::r4_middle(p, lh, u, sm);
+    } else {
+#pragma unroll 1
+      for (uint32_t v = threadIdx.x; v < 2 * units; v += blockDim.x) nd::r2_middle(p, -lh, v, sm);
+    }
+  }
+  __syncthreads();
+#pragma unroll 1
+  for (uint32_t u = threadIdx.x; u < units; u += blockDim.x) nd::r4_last(p, blockIdx.x, u, sm);
 }
 
-/// Sizes 2 and 4: one thread, the definition. w = ω or ω⁻¹; forward: x_k·s^k first; inverse: outputs
+/// Sizes 2, 4 and 8: one thread, the definition. w = ω or ω⁻¹; forward: x_k·s^k first; inverse: outputs
 /// times f·s^k (f = n⁻¹, s = shift⁻¹ or 1).
 __global__ void ntt_tiny_kernel(Fr* x, int n, Fr w, int inverse, Fr s, Fr f) {
-  Fr in[4], out[4];
+  Fr in[8], out[8];
   Fr sk = Fr::one();
   for (int k = 0; k < n; k++) {
     in[k] = x[k];
@@ -91,36 +90,13 @@ __global__ void scale_kernel(Fr* x, size_t n, Fr s) {
     x[i] = x[i] * s;
 }
 
-/// Run-time tuning switches (environment, read once), kept for experiments: CUZK_NTT_THREADS = 128 or
-/// 256 threads per pass block (default 256), CUZK_NTT_PREFETCH = 1 to prefetch a later block's inputs
-/// into L2 (default 0). Both lost on an H200 (forward 2^24 / 2^27: 7.4 / 76 ms with the defaults; 10.3
-/// / 92 ms with prefetch; 8.5 / 83 ms with 128 threads).
-int env_int(const char* name, int def) {
-  const char* e = std::getenv(name);
-  return e && *e ? std::atoi(e) : def;
-}
-int pass_threads() {
-  static const int t = env_int("CUZK_NTT_THREADS", nd::kPassThreads) <= 128 ? 128 : nd::kPassThreads;
-  return t;
-}
-bool pass_prefetch() {
-  static const bool b = env_int("CUZK_NTT_PREFETCH", 0) != 0;
-  return b;
-}
-
-using PassKernel = void (*)(nd::PassParams);
-PassKernel pass_kernel(int k) {
-  switch (k) {
-    case 3: return ntt_pass_kernel<3>;
-    case 4: return ntt_pass_kernel<4>;
-    case 5: return ntt_pass_kernel<5>;
-    case 6: return ntt_pass_kernel<6>;
-    case 7: return ntt_pass_kernel<7>;
-    case 8: return ntt_pass_kernel<8>;
-    case 9: return ntt_pass_kernel<9>;
-    case 10: return ntt_pass_kernel<10>;
-  }
-  throw Error(ErrorCode::kInternal, "ntt: no pass kernel for radix 2^" + std::to_string(k));
+/// Run-time tuning switch (environment, read once), kept for experiments: CUZK_NTT_LOG_BLOCK = 10 halves
+/// the elements a block holds (default 11: 2048 elements, 64 KiB of shared memory, two or three blocks per
+/// SM).
+int log_block() {
+  const char* e = std::getenv("CUZK_NTT_LOG_BLOCK");
+  static const int v = e && *e && std::atoi(e) == 10 ? 10 : nd::kLogBlockElems;
+  return v;
 }
 
 void check_size(const DeviceFrVec& x, size_t n, const char* what) {
@@ -202,7 +178,7 @@ void GpuNtt::run(DeviceFrVec& x, bool inverse, bool coset, const Fr& shift) {
     CUZK_CUDA_CHECK_LAUNCH("ntt_tiny_kernel", ctx.stream());
     return;
   }
-  const nd::TransformSpec ts = nd::make_transform(L, impl_->conv, inverse, coset, shift, pass_threads());
+  const nd::TransformSpec ts = nd::make_transform(L, impl_->conv, inverse, coset, shift, log_block());
   const int P = ts.plan.num_passes;
   PoolBuffer<Fr> scratch;
   if (P > 1) scratch = PoolBuffer<Fr>(ctx, n);
@@ -214,6 +190,7 @@ void GpuNtt::run(DeviceFrVec& x, bool inverse, bool coset, const Fr& shift) {
     p.log_c = g.log_c;
     p.last = q == P - 1;
     p.num_passes = P;
+    p.log_r = g.k;
     p.log_r1 = ts.plan.pass[0].k;
     p.log_r2 = P > 1 ? ts.plan.pass[1].k : 0;
     p.in = P == 1 || q == 0 ? x.data() : scratch.get();
@@ -226,18 +203,11 @@ void GpuNtt::run(DeviceFrVec& x, bool inverse, bool coset, const Fr& shift) {
       p.scale_out = ts.scale_out;
       p.scale = ts.scale;
     }
-    PassKernel kernel = pass_kernel(g.k);
-    const unsigned threads = (unsigned)((1u << (g.k - 3)) << g.log_c);
-    const size_t smem = nd::pass_smem_words(g.k, g.log_c) * sizeof(uint32_t);
-    CUZK_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    const size_t blocks = nd::pass_blocks(L, g.k, g.log_c);
-    p.num_blocks = (uint32_t)blocks;
-    if (pass_prefetch()) {
-      int per_sm = 0;
-      CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)threads, smem));
-      p.prefetch_ahead = (uint32_t)(per_sm * ctx.props().multiProcessorCount);
-    }
-    kernel<<<(unsigned)blocks, threads, smem, ctx.stream()>>>(p);
+    const size_t smem = nd::r4_smem_bytes(g.k, g.log_c);
+    CUZK_CUDA_CHECK(
+        cudaFuncSetAttribute(ntt_pass_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    ntt_pass_kernel<<<(unsigned)nd::pass_blocks(L, g.k, g.log_c), nd::r4_threads(g.k, g.log_c), smem,
+                      ctx.stream()>>>(p);
     CUZK_CUDA_CHECK_LAUNCH("ntt_pass_kernel", ctx.stream());
   }
   // scratch returns to the pool; later users are ordered after these passes on the same stream

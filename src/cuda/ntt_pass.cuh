@@ -1,6 +1,6 @@
 // One pass of the GPU NTT over Fr, written as per-thread phases so that the same code runs in the CUDA
 // kernel (phases separated by __syncthreads) and in a CPU emulator used by the tests (phases separated
-// by loops over the threads of a block). No CUDA header is needed: it compiles with g++ too.
+// by loops over the units of a block). No CUDA header is needed: it compiles with g++ too.
 //
 // Algorithm (natural order in and out). N = 2^L is factored into P ≤ 3 digits of radices R_q = 2^K_q,
 // q = 1..P in execution order; digit q sits at stride S_q = R_{q+1}···R_P of the position. This is the
@@ -11,9 +11,11 @@
 //                by ω_M^(low·f_q) with M = R_q·S_q and low = position mod S_q;
 //   pass P     : size-R_P DFT over the contiguous lowest digit, written out of place to the natural
 //                index f_1 + R_1·f_2 + R_1R_2·f_3 (the digit reversal of the run index).
-// Inside a pass each thread holds 8 elements; a size-2^K DFT is radix-2 decimation in frequency whose
-// stages are grouped three at a time in registers (radix-8 rounds), with word-planar shared memory
-// (xor swizzle pos ^ ((pos >> 3) & 31), conflict-free for every round) between the rounds.
+// Inside a pass a block holds C sub-problems (E = C·R elements) in shared memory and computes each
+// size-R DFT by radix-2 decimation in frequency, two stages per round on units of four elements held in
+// registers (see "the pass kernel" below). The code does not depend on K, so one small kernel serves
+// every radix (an earlier kernel unrolled per radix, with eight elements per thread and radix-8 rounds,
+// was ~490 KB of code, stalled on instruction fetch and ran 1.3–1.6× slower on an H200).
 // Optional extras: a per-position factor on load (coset shift powers, pass 1) and a per-output factor on
 // store (inverse coset powers times n⁻¹, pass P), both from two-level tables lo[e & mask]·hi[e >> w].
 #pragma once
@@ -27,9 +29,10 @@
 namespace cuzk::cuda::ntt_detail {
 
 constexpr int kMaxPasses = 3;
-constexpr int kMinLogRadix = 3;
+constexpr int kMinLogRadix = 4;
 constexpr int kMaxLogRadix = 10;
-constexpr int kPassThreads = 256;  ///< threads per block (C sub-problems of R/8 threads each)
+constexpr int kPassThreads = 256;   ///< threads per block at most (units of four elements)
+constexpr int kLogBlockElems = 11;  ///< a block holds up to 2^11 elements (64 KiB of shared memory)
 
 /// How the multiplier ω_M^e applied after a pass (or a coset power) is looked up.
 enum TableKind : int {
@@ -55,6 +58,7 @@ struct PassParams {
   int log_c = 0;       ///< C = 2^log_c sub-problems per block
   int last = 0;        ///< 1 for the final, out-of-place pass
   int num_passes = 1;  ///< P
+  int log_r = 0;       ///< K: this pass's log radix
   int log_r1 = 0;      ///< K_1 (digit reversal in the last pass)
   int log_r2 = 0;      ///< K_2 (digit reversal in the last pass when P = 3)
   const Fr* tw_inner = nullptr;  ///< ω_R^e for e < R/2 (ω⁻¹ for the inverse)
@@ -63,8 +67,6 @@ struct PassParams {
   Table out_factor;              ///< factor[index] on store (last pass only)
   int scale_out = 0;             ///< multiply every output by `scale`
   Fr scale{};
-  uint32_t num_blocks = 0;       ///< grid size
-  uint32_t prefetch_ahead = 0;   ///< ≠ 0: prefetch into L2 the inputs of block blockIdx + this (device only)
 };
 
 CUZK_HD Fr ld_table(const Fr* p) {
@@ -118,173 +120,212 @@ CUZK_HD uint32_t bitrev(uint32_t x, int bits) {
   return r;
 }
 
-/// Shared memory words a block of the K-pass needs.
-constexpr size_t pass_smem_words(int k, int log_c) { return (size_t)8 << (k + log_c); }
+// ---- the pass kernel: radix-4 rounds through shared memory --------------------------------------------
+//
+// A block holds E = C·R elements in shared memory and its T threads work on units of four elements. Round (h, h/2) of the radix-2 DIF stages (h = R/2, R/8, … down to 2)
+// takes the elements j, j + h/2, j + h, j + 3h/2 of a sub-problem (j = g·2h + pos, pos < h/2) and does
+// the four butterflies of stages h and h/2 in registers; a single stage is left over when K is odd and
+// done as radix-2. The first round reads the input from global memory (times the load factor), the last
+// round (h = 2: one non-trivial twiddle) writes the outputs (times the post-pass twiddle or the output
+// factor). Between rounds the block synchronizes. Shared memory holds element e of the block (e = j·C + c
+// for position j of sub-problem c) as two 16-byte planes, so that the 16-byte accesses of a quarter warp
+// fall on distinct banks.
 
-/// Per-thread state and phases of a pass with radix R = 2^K (3 ≤ K ≤ 10).
-template <int K>
-struct PassThread {
-  static constexpr int R = 1 << K;
-  static constexpr int kSub = R / 8;           ///< threads per sub-problem
-  static constexpr int kRounds = (K + 2) / 3;  ///< radix-8 rounds
-
-  Fr v[8];
-  int c = 0;  ///< sub-problem within the block
-  int t = 0;  ///< thread within the sub-problem
-  size_t low = 0, high = 0;  ///< non-last pass: position = low + S·j + S·R·high
-  size_t run = 0, base = 0;  ///< last pass: input run index u, output base index
-
-  /// Lowest position bit of round J's three register bits.
-  static constexpr int round_lo(int j) { return K - 3 * (j + 1) > 0 ? K - 3 * (j + 1) : 0; }
-  /// Position (within the sub-problem) of register m of thread t in round J's layout.
-  template <int J>
-  CUZK_HD static uint32_t pos(int t, int m) {
-    constexpr int lo = round_lo(J);
-    return ((uint32_t)t & ((1u << lo) - 1)) | ((uint32_t)m << lo) | (((uint32_t)t >> lo) << (lo + 3));
-  }
-  CUZK_HD static uint32_t swz(uint32_t p) { return p ^ ((p >> 3) & 31u); }
-
-  CUZK_HD void init(const PassParams& p, uint32_t block, uint32_t tid) {
-    c = (int)(tid / kSub);
-    t = (int)(tid % kSub);
-    const int L = p.log_n;
-    if (!p.last) {
-      const size_t nlow_blocks = (size_t{1} << p.log_stride) >> p.log_c;
-      low = (size_t)(block % nlow_blocks) * ((size_t)1 << p.log_c) + (size_t)c;
-      high = block / nlow_blocks;
-    } else if (p.num_passes == 1) {
-      run = 0;
-      base = 0;
-    } else {
-      // run u = rest + W1·f_1 with W1 = N / (R_1·R_P); the C sub-problems of a block have consecutive f_1
-      const int log_w1 = L - p.log_r1 - K;
-      const size_t w1 = size_t{1} << log_w1;
-      const size_t rest = block % w1;
-      const size_t f1 = (size_t)(block / w1) * ((size_t)1 << p.log_c) + (size_t)c;
-      run = rest + (f1 << log_w1);
-      if (p.num_passes == 2) {
-        base = f1;
-      } else {
-        const size_t f2 = rest;  // P = 3: u = f_2 + R_2·f_1
-        base = f1 + (f2 << p.log_r1);
-      }
-    }
-  }
-  CUZK_HD size_t in_pos(const PassParams& p, uint32_t j) const {
-    if (p.last) return (run << K) + j;
-    return low + ((size_t)j << p.log_stride) + ((high << K) << p.log_stride);
-  }
-
-  /// Asks L2 for the inputs that this thread will load as a member of block `block + prefetch_ahead`
-  /// (about one wave of resident blocks later), so that its loads then hit L2 instead of waiting on
-  /// DRAM. No effect on results; a no-op on the host.
-  CUZK_HD void prefetch(const PassParams& p, uint32_t block, uint32_t tid) const {
+/// Element e of a block's shared memory (E elements: plane 0 = limbs 0–1, plane 1 = limbs 2–3).
+CUZK_HD Fr sm_get(const uint64_t* sm, uint32_t E, uint32_t e) {
+  Fr r;
 #ifdef __CUDA_ARCH__
-    const uint32_t b = block + p.prefetch_ahead;
-    if (p.prefetch_ahead == 0 || b >= p.num_blocks) return;
-    PassThread f;
-    f.init(p, b, tid);
-    CUZK_MONT_UNROLL
-    for (int m = 0; m < 8; m++) {
-      const Fr* a = p.in + f.in_pos(p, pos<0>(f.t, m));
-      asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
-    }
+  const ulonglong2* q = reinterpret_cast<const ulonglong2*>(sm);
+  const ulonglong2 a = q[e], b = q[E + e];
+  r.l[0] = a.x;
+  r.l[1] = a.y;
+  r.l[2] = b.x;
+  r.l[3] = b.y;
 #else
-    (void)p;
-    (void)block;
-    (void)tid;
+  r.l[0] = sm[2 * e];
+  r.l[1] = sm[2 * e + 1];
+  r.l[2] = sm[2 * (E + e)];
+  r.l[3] = sm[2 * (E + e) + 1];
 #endif
-  }
+  return r;
+}
+CUZK_HD void sm_put(uint64_t* sm, uint32_t E, uint32_t e, const Fr& v) {
+#ifdef __CUDA_ARCH__
+  ulonglong2* q = reinterpret_cast<ulonglong2*>(sm);
+  q[e] = make_ulonglong2(v.l[0], v.l[1]);
+  q[E + e] = make_ulonglong2(v.l[2], v.l[3]);
+#else
+  sm[2 * e] = v.l[0];
+  sm[2 * e + 1] = v.l[1];
+  sm[2 * (E + e)] = v.l[2];
+  sm[2 * (E + e) + 1] = v.l[3];
+#endif
+}
 
-  /// Loads the thread's 8 inputs in round 0's layout (times the load factor, if any).
-  CUZK_HD void load(const PassParams& p) {
-CUZK_MONT_UNROLL
-    for (int m = 0; m < 8; m++) {
-      const size_t gp = in_pos(p, pos<0>(t, m));
-      v[m] = ld_data(p.in + gp);
-      if (p.in_factor.kind != kTabNone) v[m] = v[m] * table_value(p.in_factor, gp);
-    }
-  }
+// Table factors are applied through an out-of-line call on the device: one copy of the two products of
+// a two-level lookup instead of one per element and call site keeps the kernel small.
+#if defined(__CUDACC__)
+#define CUZK_NTT_NOINLINE __host__ __device__ __noinline__
+#else
+#define CUZK_NTT_NOINLINE inline
+#endif
+/// x · table(e).
+CUZK_NTT_NOINLINE Fr mul_table(const Fr& x, const Table& t, uint64_t e) { return x * table_value(t, e); }
 
-  /// The radix-2 DIF stages of round J on the registers.
-  template <int J>
-  CUZK_HD void compute(const PassParams& p) {
-    constexpr int lo = round_lo(J);
-    constexpr int top = K - 3 * J;  // stages s = top−1 … lo
-    constexpr bool kLastRound = J == kRounds - 1;
-    Fr w8[4];
-    if constexpr (kLastRound) {
-      // last round: i mod 2^s is the register index, twiddles are ω_8^q = ω_R^(q·R/8)
-CUZK_MONT_UNROLL
-      for (int q = 1; q < 4; q++) w8[q] = ld_table(p.tw_inner + q * (R / 8));
-    }
-CUZK_MONT_UNROLL
-    for (int s = top - 1; s >= lo; s--) {
-      const int b = s - lo;
-CUZK_MONT_UNROLL
-      for (int m = 0; m < 8; m++) {
-        if (m & (1 << b)) continue;
-        const int m2 = m | (1 << b);
-        const Fr x = v[m], y = v[m2];
-        v[m] = x + y;
-        const Fr d = x - y;
-        if constexpr (kLastRound) {
-          const int q = (m & ((1 << s) - 1)) << (2 - s);  // ω_{2^(s+1)}^(m mod 2^s) = ω_8^q
-          v[m2] = q == 0 ? d : d * w8[q];
-        } else {
-          const uint32_t imod = ((uint32_t)t & ((1u << lo) - 1)) | ((uint32_t)(m & ((1 << b) - 1)) << lo);
-          v[m2] = d * ld_table(p.tw_inner + (imod << (K - 1 - s)));
-        }
-      }
-    }
-  }
+/// Bytes of shared memory a block of the pass kernel needs.
+constexpr size_t r4_smem_bytes(int k, int log_c) { return (size_t)32 << (k + log_c); }
+/// Threads per block of the pass kernel: one per unit of four elements, at most kPassThreads.
+constexpr uint32_t r4_threads(int k, int log_c) {
+  return ((size_t)1 << (k + log_c - 2)) < (size_t)kPassThreads ? (uint32_t)1 << (k + log_c - 2)
+                                                                 : (uint32_t)kPassThreads;
+}
 
-  /// Writes the registers to shared memory in round J's layout.
-  template <int J>
-  CUZK_HD void smem_write(uint32_t* smem) const {
-    uint32_t* sub = smem + ((size_t)c << (K + 3));
-CUZK_MONT_UNROLL
-    for (int m = 0; m < 8; m++) {
-      const uint32_t a = swz(pos<J>(t, m));
-CUZK_MONT_UNROLL
-      for (int w = 0; w < 4; w++) {
-        sub[((2 * w) << K) + a] = (uint32_t)v[m].l[w];
-        sub[((2 * w + 1) << K) + a] = (uint32_t)(v[m].l[w] >> 32);
-      }
-    }
-  }
-  /// Reads the registers from shared memory in round J's layout.
-  template <int J>
-  CUZK_HD void smem_read(const uint32_t* smem) {
-    const uint32_t* sub = smem + ((size_t)c << (K + 3));
-CUZK_MONT_UNROLL
-    for (int m = 0; m < 8; m++) {
-      const uint32_t a = swz(pos<J>(t, m));
-CUZK_MONT_UNROLL
-      for (int w = 0; w < 4; w++)
-        v[m].l[w] = (uint64_t)sub[((2 * w) << K) + a] | ((uint64_t)sub[((2 * w + 1) << K) + a] << 32);
-    }
-  }
-
-  /// Applies the post-pass twiddle or the output factors and stores the 8 outputs. Register m holds
-  /// frequency f = bitrev_K(m | t·8).
-  CUZK_HD void store(const PassParams& p) const {
-CUZK_MONT_UNROLL
-    for (int m = 0; m < 8; m++) {
-      const uint32_t f = bitrev((uint32_t)m | ((uint32_t)t << 3), K);
-      Fr x = v[m];
-      if (!p.last) {
-        if (p.post.kind != kTabNone) x = x * table_value(p.post, (uint64_t)low * f);
-        st_data(p.out + low + ((size_t)f << p.log_stride) + ((high << K) << p.log_stride), x);
-      } else {
-        const size_t idx = base + ((size_t)f << (p.log_n - K));
-        if (p.out_factor.kind != kTabNone) x = x * table_value(p.out_factor, idx);
-        if (p.scale_out) x = x * p.scale;
-        st_data(p.out + idx, x);
-      }
-    }
-  }
+/// Where sub-problem c of a block lives: positions low + S·j + S·R·high for a
+/// non-last pass; (run·R + j) in and base + f·N/R out for the last.
+struct SubGeom {
+  size_t low = 0, high = 0, run = 0, base = 0;
 };
+CUZK_HD SubGeom sub_geom(const PassParams& p, uint32_t block, uint32_t c) {
+  SubGeom g;
+  const int K = p.log_r;
+  if (!p.last) {
+    const size_t nlow_blocks = (size_t{1} << p.log_stride) >> p.log_c;
+    g.low = (size_t)(block % nlow_blocks) * ((size_t)1 << p.log_c) + c;
+    g.high = block / nlow_blocks;
+  } else if (p.num_passes > 1) {
+    const int log_w1 = p.log_n - p.log_r1 - K;
+    const size_t w1 = size_t{1} << log_w1;
+    const size_t rest = block % w1;
+    const size_t f1 = (size_t)(block / w1) * ((size_t)1 << p.log_c) + c;
+    g.run = rest + (f1 << log_w1);
+    g.base = p.num_passes == 2 ? f1 : f1 + (rest << p.log_r1);
+  }
+  return g;
+}
+CUZK_HD size_t r4_in_pos(const PassParams& p, const SubGeom& g, uint32_t j) {
+  if (p.last) return (g.run << p.log_r) + j;
+  return g.low + ((size_t)j << p.log_stride) + ((g.high << p.log_r) << p.log_stride);
+}
+/// Stores output frequency f of sub-problem g with the post-pass twiddle or the output factor.
+CUZK_HD void r4_store(const PassParams& p, const SubGeom& g, uint32_t f, Fr x) {
+  if (!p.last) {
+    if (p.post.kind != kTabNone) x = mul_table(x, p.post, (uint64_t)g.low * f);
+    st_data(p.out + g.low + ((size_t)f << p.log_stride) + ((g.high << p.log_r) << p.log_stride), x);
+  } else {
+    const size_t idx = g.base + ((size_t)f << (p.log_n - p.log_r));
+    if (p.out_factor.kind != kTabNone) x = mul_table(x, p.out_factor, idx);
+    if (p.scale_out) x = x * p.scale;
+    st_data(p.out + idx, x);
+  }
+}
+
+/// The butterflies of stages h and h/2 on a[0..3] = elements j, j + h/2, j + h, j + 3h/2 with twiddle
+/// exponent e = pos·R/(2h): stage h pairs (a0, a2) by ω^e and (a1, a3) by ω^(e + R/4), stage h/2 pairs
+/// (a0, a1) and (a2, a3) by ω^(2e) (ω = ω_R from tw_inner).
+CUZK_HD void r4_butterflies(Fr a[4], const Fr* tw, uint32_t e, uint32_t quarter) {
+  Fr d = a[0] - a[2];
+  a[0] = a[0] + a[2];
+  a[2] = d * ld_table(tw + e);
+  d = a[1] - a[3];
+  a[1] = a[1] + a[3];
+  a[3] = d * ld_table(tw + e + quarter);
+  const Fr w3 = ld_table(tw + 2 * e);
+  d = a[0] - a[1];
+  a[0] = a[0] + a[1];
+  a[1] = d * w3;
+  d = a[2] - a[3];
+  a[2] = a[2] + a[3];
+  a[3] = d * w3;
+}
+
+/// First round (stages R/2 and R/4) of unit u: reads the input.
+CUZK_HD void r4_first(const PassParams& p, uint32_t block, uint32_t u, uint64_t* sm) {
+  const int K = p.log_r;
+  const uint32_t C = 1u << p.log_c, R = 1u << K, E = C * R, q4 = R / 4;
+  const uint32_t c = u & (C - 1), q = u >> p.log_c;
+  const SubGeom g = sub_geom(p, block, c);
+  Fr a[4];
+CUZK_MONT_UNROLL
+  for (int t = 0; t < 4; t++) {
+    const size_t gp = r4_in_pos(p, g, q + t * q4);
+    a[t] = ld_data(p.in + gp);
+    if (p.in_factor.kind != kTabNone) a[t] = mul_table(a[t], p.in_factor, gp);
+  }
+  // a = elements q, q + R/4, q + R/2, q + 3R/4: stage R/2 pairs (a0, a2), (a1, a3)
+  r4_butterflies(a, p.tw_inner, q, q4);
+CUZK_MONT_UNROLL
+  for (int t = 0; t < 4; t++) sm_put(sm, E, (q + t * q4) * C + c, a[t]);
+}
+
+/// Middle round (stages h = 2^log_h and h/2, 8 ≤ h ≤ R/8) of unit u.
+CUZK_HD void r4_middle(const PassParams& p, int log_h, uint32_t u, uint64_t* sm) {
+  const int K = p.log_r;
+  const uint32_t C = 1u << p.log_c, R = 1u << K, E = C * R, h = 1u << log_h;
+  const uint32_t c = u & (C - 1), q = u >> p.log_c;
+  const uint32_t pos = q & (h / 2 - 1), j = ((q >> (log_h - 1)) << (log_h + 1)) | pos;
+  Fr a[4];
+CUZK_MONT_UNROLL
+  for (int t = 0; t < 4; t++) a[t] = sm_get(sm, E, (j + t * (h / 2)) * C + c);
+  r4_butterflies(a, p.tw_inner, pos << (K - 1 - log_h), R / 4);
+CUZK_MONT_UNROLL
+  for (int t = 0; t < 4; t++) sm_put(sm, E, (j + t * (h / 2)) * C + c, a[t]);
+}
+
+/// Single radix-2 stage h = 2^log_h (4 ≤ h ≤ R/8, odd K) on butterfly v.
+CUZK_HD void r2_middle(const PassParams& p, int log_h, uint32_t v, uint64_t* sm) {
+  const int K = p.log_r;
+  const uint32_t C = 1u << p.log_c, E = C << K, h = 1u << log_h;
+  const uint32_t c = v & (C - 1), i = v >> p.log_c;
+  const uint32_t pos = i & (h - 1), j = ((i >> log_h) << (log_h + 1)) | pos;
+  const Fr x = sm_get(sm, E, j * C + c), y = sm_get(sm, E, (j + h) * C + c);
+  sm_put(sm, E, j * C + c, x + y);
+  sm_put(sm, E, (j + h) * C + c, (x - y) * ld_table(p.tw_inner + (pos << (K - 1 - log_h))));
+}
+
+/// Last round (stages 2 and 1) of unit u: elements 4q..4q + 3, whose results are the frequencies
+/// bitrev_K(4q + t); writes the outputs.
+CUZK_HD void r4_last(const PassParams& p, uint32_t block, uint32_t u, const uint64_t* sm) {
+  const int K = p.log_r;
+  const uint32_t C = 1u << p.log_c, R = 1u << K, E = C * R;
+  const uint32_t c = u & (C - 1), q = u >> p.log_c;
+  Fr a[4];
+CUZK_MONT_UNROLL
+  for (int t = 0; t < 4; t++) a[t] = sm_get(sm, E, (4 * q + t) * C + c);
+  // stage 2: (a0, a2) by ω^0, (a1, a3) by ω^(R/4); stage 1: all by ω^0
+  Fr d = a[0] - a[2];
+  a[0] = a[0] + a[2];
+  a[2] = d;
+  d = a[1] - a[3];
+  a[1] = a[1] + a[3];
+  a[3] = d * ld_table(p.tw_inner + R / 4);
+  const SubGeom g = sub_geom(p, block, c);
+  r4_store(p, g, bitrev(4 * q, K), a[0] + a[1]);
+  r4_store(p, g, bitrev(4 * q + 1, K), a[0] - a[1]);
+  r4_store(p, g, bitrev(4 * q + 2, K), a[2] + a[3]);
+  r4_store(p, g, bitrev(4 * q + 3, K), a[2] - a[3]);
+}
+
+/// The rounds of a compact pass after the first, as (log h, radix) pairs in order: the kernel and the
+/// emulator iterate it the same way. Returns the number of middle rounds; rounds[i] = log h, negative
+/// for a radix-2 stage.
+struct R4Rounds {
+  int n = 0;
+  int log_h[kMaxLogRadix];
+};
+CUZK_HD R4Rounds r4_rounds(int k) {
+  R4Rounds r{};
+  int lh = k - 3;  // the first round did stages R/2 and R/4
+  while (lh >= 2) {
+    if (lh >= 3) {
+      r.log_h[r.n++] = lh;
+      lh -= 2;
+    } else {
+      r.log_h[r.n++] = -lh;
+      lh -= 1;
+    }
+  }
+  return r;
+}
 
 // ---- host-side planning (shared by the CUDA driver and the CPU emulator of the tests) ----------------
 
@@ -311,14 +352,15 @@ struct PassGeom {
 /// Largest exponent range kept as one exact table (2^19 entries, 16 MiB); larger ones are two-level.
 constexpr int kMaxExactLog = 19;
 
-/// Pass decomposition of a size-2^L transform, 3 ≤ L ≤ 30: one pass up to 2^10, two up to 2^20,
-/// three beyond, radices as equal as possible (larger first).
+/// Pass decomposition of a size-2^L transform, kMinLogRadix ≤ L ≤ 30: one pass up to 2^10, two up to
+/// 2^20, three beyond, radices as equal as possible (larger first); a block of pass q holds
+/// C = 2^log_c sub-problems, 2^log_block elements where the digit strides allow.
 struct NttPlan {
   int log_n = 0;
   int num_passes = 0;
   PassGeom pass[kMaxPasses];
 };
-inline NttPlan plan_ntt(int L, int max_threads = kPassThreads) {
+inline NttPlan plan_ntt(int L, int log_block = kLogBlockElems) {
   NttPlan pl;
   pl.log_n = L;
   pl.num_passes = L <= kMaxLogRadix ? 1 : (L <= 2 * kMaxLogRadix ? 2 : 3);
@@ -329,11 +371,9 @@ inline NttPlan plan_ntt(int L, int max_threads = kPassThreads) {
     pl.pass[q].log_stride = q == P - 1 ? 0 : s;
     s += pl.pass[q].k;
   }
-  int log_threads = 0;
-  while ((1 << (log_threads + 1)) <= max_threads) log_threads++;
   for (int q = 0; q < P; q++) {
     PassGeom& g = pl.pass[q];
-    int lc = log_threads - (g.k - 3);
+    int lc = log_block - g.k;
     if (lc < 0) lc = 0;
     if (q < P - 1) {
       if (lc > g.log_stride) lc = g.log_stride;
@@ -374,12 +414,12 @@ struct TransformSpec {
   Fr scale{};
 };
 
-/// Tables of a size-2^L transform (3 ≤ L ≤ 30). Forward: X_i = Σ_k x_k·(shift^k)·ω^(ik) (shift = 1
+/// Tables of a size-2^L transform (kMinLogRadix ≤ L ≤ 30). Forward: X_i = Σ_k x_k·(shift^k)·ω^(ik) (shift = 1
 /// unless coset). Inverse: x_k = n⁻¹·shift^(−k)·Σ_i X_i·ω^(−ik). ω = root_of_unity(L, conv).
 inline TransformSpec make_transform(int L, RootConvention conv, bool inverse, bool coset, const Fr& shift,
-                                    int max_threads = kPassThreads) {
+                                    int log_block = kLogBlockElems) {
   TransformSpec ts;
-  ts.plan = plan_ntt(L, max_threads);
+  ts.plan = plan_ntt(L, log_block);
   const int P = ts.plan.num_passes;
   const Fr n_inv = Fr::from_u64(uint64_t{1} << (L < 64 ? L : 0)).inverse();
   // ω_{2^j} for j ≤ L in the right direction

@@ -88,8 +88,13 @@ struct Mont {
   CUZK_HD friend bool operator!=(const Mont& a, const Mont& b) { return !(a == b); }
 
   // ---- addition ---------------------------------------------------------------------------
-  /// a + b mod m. Both moduli leave a spare top bit, so a + b never overflows N limbs.
+  /// a + b mod m. Both moduli leave a spare top bit, so a + b never overflows N limbs. The device
+  /// uses the 32-bit carry chains of add_chain.
   CUZK_HD friend Mont operator+(const Mont& a, const Mont& b) {
+#ifdef __CUDA_ARCH__
+    PtxCarryOps ops;
+    return add_chain(a, b, ops);
+#else
     Mont t;
     uint64_t c = 0;
     for (int i = 0; i < N; i++) {
@@ -99,9 +104,14 @@ struct Mont {
       c += t.l[i] < s;
     }
     return t.reduce_once();
+#endif
   }
-  /// a − b mod m.
+  /// a − b mod m. The device uses the 32-bit carry chains of sub_chain.
   CUZK_HD friend Mont operator-(const Mont& a, const Mont& b) {
+#ifdef __CUDA_ARCH__
+    PtxCarryOps ops;
+    return sub_chain(a, b, ops);
+#else
     Mont t;
     uint64_t borrow = 0;
     for (int i = 0; i < N; i++) {
@@ -120,6 +130,7 @@ struct Mont {
       c += t.l[i] < s;
     }
     return t;
+#endif
   }
   CUZK_HD Mont operator-() const { return is_zero() ? *this : modulus_limbs() - *this; }
   CUZK_HD Mont dbl() const { return *this + *this; }
@@ -466,6 +477,52 @@ struct Mont {
     }
     return r;
   }
+
+  /// a + b mod m on 2N 32-bit words: one add.cc/addc.cc chain for t = a + b (no carry out: the
+  /// moduli leave a spare top bit), one sub.cc/subc.cc chain for t − m, and a select on the final
+  /// borrow. `Ops` as for mul_evenodd (the device's operator+; the tests run it with an emulated
+  /// carry flag). Inputs < m; output < m.
+  template <class Ops>
+  CUZK_HD static Mont add_chain(const Mont& a, const Mont& b, Ops& op) {
+    constexpr int n = 2 * N;
+    uint32_t T[n], S[n];
+    T[0] = op.add_cc(word(a, 0), word(b, 0));
+    CUZK_MONT_UNROLL
+    for (int k = 1; k < n; k++) T[k] = op.addc_cc(word(a, k), word(b, k));
+    S[0] = op.sub_cc(T[0], mod_word(0));
+    CUZK_MONT_UNROLL
+    for (int k = 1; k < n; k++) S[k] = op.subc_cc(T[k], mod_word(k));
+    const uint32_t borrow = op.subc(0, 0);  // all ones when t < m
+    Mont r;
+    CUZK_MONT_UNROLL
+    for (int i = 0; i < N; i++) {
+      const uint32_t lo = borrow ? T[2 * i] : S[2 * i];
+      const uint32_t hi = borrow ? T[2 * i + 1] : S[2 * i + 1];
+      r.l[i] = (uint64_t)lo | ((uint64_t)hi << 32);
+    }
+    return r;
+  }
+  /// a − b mod m on 2N 32-bit words: a sub.cc/subc.cc chain, then m masked by the borrow added back
+  /// with an add.cc/addc.cc chain. Inputs < m; output < m.
+  template <class Ops>
+  CUZK_HD static Mont sub_chain(const Mont& a, const Mont& b, Ops& op) {
+    constexpr int n = 2 * N;
+    uint32_t T[n];
+    T[0] = op.sub_cc(word(a, 0), word(b, 0));
+    CUZK_MONT_UNROLL
+    for (int k = 1; k < n; k++) T[k] = op.subc_cc(word(a, k), word(b, k));
+    const uint32_t mask = op.subc(0, 0);  // all ones when a < b
+    T[0] = op.add_cc(T[0], mod_word(0) & mask);
+    CUZK_MONT_UNROLL
+    for (int k = 1; k < n; k++) T[k] = op.addc_cc(T[k], mod_word(k) & mask);
+    Mont r;
+    CUZK_MONT_UNROLL
+    for (int i = 0; i < N; i++) r.l[i] = (uint64_t)T[2 * i] | ((uint64_t)T[2 * i + 1] << 32);
+    return r;
+  }
+
+ private:
+  CUZK_HD static uint32_t word(const Mont& a, int k) { return (uint32_t)(a.l[k / 2] >> (32 * (k & 1))); }
 };
 
 }  // namespace cuzk

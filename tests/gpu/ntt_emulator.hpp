@@ -1,5 +1,5 @@
-// CPU emulation of the GPU NTT passes (src/cuda/ntt_pass.cuh): the same per-thread phase code, with the
-// block's threads run one after another between the points where the kernel synchronizes. Plus two
+// CPU emulation of the GPU NTT passes (src/cuda/ntt_pass.cuh): the same per-unit phase code, with the
+// block's units run one after another between the points where the kernel synchronizes. Plus two
 // host references: the O(n²) DFT definition and an iterative radix-2 NTT.
 #pragma once
 
@@ -42,53 +42,30 @@ struct HostTables {
   }
 };
 
-template <int K, int J>
-void emu_rounds(std::vector<nd::PassThread<K>>& th, const nd::PassParams& p, uint32_t* smem) {
-  if constexpr (J < nd::PassThread<K>::kRounds) {
-    for (auto& x : th) x.template smem_write<J - 1>(smem);
-    for (auto& x : th) {
-      x.template smem_read<J>(smem);
-      x.template compute<J>(p);
-    }
-    emu_rounds<K, J + 1>(th, p, smem);
-  }
-}
-
-template <int K>
-void emulate_pass(const nd::PassParams& p) {
-  const int threads = (nd::PassThread<K>::kSub) << p.log_c;
-  const size_t blocks = nd::pass_blocks(p.log_n, K, p.log_c);
-  std::vector<uint32_t> smem(nd::pass_smem_words(K, p.log_c));
-  std::vector<nd::PassThread<K>> th(threads);
+/// One pass (r4_first, the middle rounds, r4_last) block after block, each phase over all units of the
+/// block before the next, as the kernel's barriers order them.
+inline void emulate_pass(const nd::PassParams& p) {
+  const uint32_t units = 1u << (p.log_r + p.log_c - 2);
+  const size_t blocks = nd::pass_blocks(p.log_n, p.log_r, p.log_c);
+  std::vector<uint64_t> sm(nd::r4_smem_bytes(p.log_r, p.log_c) / sizeof(uint64_t));
+  const nd::R4Rounds rounds = nd::r4_rounds(p.log_r);
   for (size_t b = 0; b < blocks; b++) {
-    for (int i = 0; i < threads; i++) {
-      th[i].init(p, (uint32_t)b, (uint32_t)i);
-      th[i].load(p);
-      th[i].template compute<0>(p);
+    for (uint32_t u = 0; u < units; u++) nd::r4_first(p, (uint32_t)b, u, sm.data());
+    for (int r = 0; r < rounds.n; r++) {
+      const int lh = rounds.log_h[r];
+      if (lh > 0)
+        for (uint32_t u = 0; u < units; u++) nd::r4_middle(p, lh, u, sm.data());
+      else
+        for (uint32_t v = 0; v < 2 * units; v++) nd::r2_middle(p, -lh, v, sm.data());
     }
-    emu_rounds<K, 1>(th, p, smem.data());
-    for (auto& x : th) x.store(p);
+    for (uint32_t u = 0; u < units; u++) nd::r4_last(p, (uint32_t)b, u, sm.data());
   }
 }
 
-inline void emulate_pass_k(int k, const nd::PassParams& p) {
-  switch (k) {
-    case 3: return emulate_pass<3>(p);
-    case 4: return emulate_pass<4>(p);
-    case 5: return emulate_pass<5>(p);
-    case 6: return emulate_pass<6>(p);
-    case 7: return emulate_pass<7>(p);
-    case 8: return emulate_pass<8>(p);
-    case 9: return emulate_pass<9>(p);
-    case 10: return emulate_pass<10>(p);
-  }
-  throw std::logic_error("bad radix");
-}
-
-/// The GPU algorithm run on the CPU (3 ≤ L).
+/// The GPU algorithm run on the CPU (kMinLogRadix ≤ L).
 inline void emulate_ntt(std::vector<Fr>& data, int L, RootConvention conv, bool inverse, bool coset,
-                        const Fr& shift = Fr::one()) {
-  nd::TransformSpec ts = nd::make_transform(L, conv, inverse, coset, shift);
+                        const Fr& shift = Fr::one(), int log_block = nd::kLogBlockElems) {
+  nd::TransformSpec ts = nd::make_transform(L, conv, inverse, coset, shift, log_block);
   HostTables tabs;
   std::vector<Fr> scratch(data.size());
   const int P = ts.plan.num_passes;
@@ -100,6 +77,7 @@ inline void emulate_ntt(std::vector<Fr>& data, int L, RootConvention conv, bool 
     p.log_c = g.log_c;
     p.last = q == P - 1;
     p.num_passes = P;
+    p.log_r = g.k;
     p.log_r1 = ts.plan.pass[0].k;
     p.log_r2 = P > 1 ? ts.plan.pass[1].k : 0;
     p.in = P == 1 ? data.data() : (q == 0 ? data.data() : scratch.data());
@@ -112,7 +90,7 @@ inline void emulate_ntt(std::vector<Fr>& data, int L, RootConvention conv, bool 
       p.scale_out = ts.scale_out;
       p.scale = ts.scale;
     }
-    emulate_pass_k(g.k, p);
+    emulate_pass(p);
   }
 }
 

@@ -58,6 +58,28 @@ void check_emulated_mul(uint64_t seed, bool shape) {
     ASSERT_EQ(emu_mul(a, b, shape), a * b);
   }
 }
+/// The device's add/sub carry chains (Mont::add_chain, sub_chain) against the host's operator+/−:
+/// every pair of edge values (0, 1, 2, −1, −2, m − 1, a value with all low words 2^32 − 1) and random ones.
+template <class F>
+void check_emulated_addsub(uint64_t seed) {
+  F ones = F::zero();
+  for (int i = 0; i + 1 < F::N; i++) ones.l[i] = ~uint64_t{0};
+  F big = F::modulus_limbs();
+  big.l[0] -= 1;
+  const F two = F::one() + F::one();
+  std::vector<F> v = {F::zero(), F::one(), two, -F::one(), -two, ones, big};
+  auto r = fast_random<F>(2000, seed);
+  v.insert(v.end(), r.begin(), r.end());
+  for (size_t i = 0; i < v.size(); i++)
+    for (size_t j = 0; j < v.size(); j += (i < 7 || j < 7) ? 1 : 97) {
+      EmuCarryOps op;
+      ASSERT_EQ(F::add_chain(v[i], v[j], op), v[i] + v[j]) << i << " " << j;
+      ASSERT_EQ(F::sub_chain(v[i], v[j], op), v[i] - v[j]) << i << " " << j;
+    }
+}
+TEST(GpuAddSubEmulated, FpMatchesHost) { check_emulated_addsub<Fp>(21); }
+TEST(GpuAddSubEmulated, FrMatchesHost) { check_emulated_addsub<Fr>(22); }
+
 TEST(GpuMulEmulated, FpMatchesHost) { check_emulated_mul<Fp>(11, false); }
 TEST(GpuMulEmulated, FrMatchesHost) { check_emulated_mul<Fr>(12, false); }
 TEST(GpuMulEmulated, FrShapeTricksMatchHost) { check_emulated_mul<Fr>(13, true); }

@@ -366,6 +366,28 @@ TEST(GpuMsmEmulated, G1WindowBatchesAndNastyBases) {
   EXPECT_TRUE(emu_msm(pm, same).is_inf());
 }
 
+TEST(GpuMsmEmulated, ScratchBudgetBoundsBatches) {
+  // A budget below two windows' batch makes Pippenger sort one window at a time: the result is unchanged
+  // and the scratch it keeps stays within batch_bytes of one window (the estimate is an upper bound).
+  using Eng = Engine<HostBackend, Fp>;
+  const size_t n = 3000;
+  const int c = 7;
+  auto b = nasty_bases<Fp>(n, 19);
+  auto s = make_scalars(Dist::kUniform, n, 20);
+  const auto want = host_msm(b, s);
+  EXPECT_LT(Eng::batch_bytes(n, c, 1), Eng::batch_bytes(n, c, 2));
+  for (size_t budget : {size_t{0}, Eng::batch_bytes(n, c, 2) - 1, size_t{1}}) {
+    HostBackend be;
+    Eng eng(be);
+    eng.set_scratch_budget(budget);
+    EXPECT_TRUE(same_point(eng.pippenger(b.data(), s.data(), nullptr, n, c), want)) << budget;
+    if (budget) EXPECT_LE(eng.scratch_bytes(), Eng::batch_bytes(n, c, 1)) << budget;
+    else EXPECT_GT(eng.scratch_bytes(), Eng::batch_bytes(n, c, 2)) << "all windows in one batch";
+  }
+  // the bound at the size the GPU MSM is specified for: 2^26 G1 scalars, window 22, within 4 GiB
+  EXPECT_LE(Eng::batch_bytes(size_t{1} << 26, 22, 1), size_t{4} << 30);
+}
+
 TEST(GpuMsmEmulated, G2SmallAndSkewed) {
   for (size_t n : {1, 3, 40}) {
     auto b = random_bases<Fp2>(n, 500 + n);

@@ -40,7 +40,7 @@ TEST(GpuNttEmulated, ReferenceMatchesDefinition) {
 }
 
 TEST(GpuNttEmulated, AllModesUpTo2p14) {
-  for (int L = 3; L <= 14; L++)
+  for (int L = cuda::ntt_detail::kMinLogRadix; L <= 14; L++)
     for (auto conv : kConvs)
       for (int mode = 0; mode < 4; mode++) {
         const bool inv = mode & 1, coset = mode & 2;
@@ -54,13 +54,36 @@ TEST(GpuNttEmulated, AllModesUpTo2p14) {
 }
 
 TEST(GpuNttEmulated, ThreePassShape) {
-  // the smallest three-pass size, forward and inverse coset
+  // the smallest three-pass size: inverse coset on random input, then forward on the edge inputs (a 1 at
+  // index 0 and at index n − 1, all r − 1)
   const int L = 21;
-  auto x = fast_random<Fr>(size_t{1} << L, 77);
+  const size_t n = size_t{1} << L;
+  auto x = fast_random<Fr>(n, 77);
   auto ref = x;
-  ref_transform(ref, L, RootConvention::kGenerator7, false, true, Fr::from_u64(7));
-  emulate_ntt(x, L, RootConvention::kGenerator7, false, true, Fr::from_u64(7));
+  ref_transform(ref, L, RootConvention::kGenerator7, true, true, Fr::from_u64(7));
+  emulate_ntt(x, L, RootConvention::kGenerator7, true, true, Fr::from_u64(7));
   EXPECT_EQ(x, ref);
+  std::vector<std::vector<Fr>> edges(3, std::vector<Fr>(n, Fr::zero()));
+  edges[0][0] = Fr::one();
+  edges[1][n - 1] = Fr::one();
+  edges[2].assign(n, -Fr::one());
+  for (auto& e : edges) {
+    auto r = e;
+    ref_transform(r, L, RootConvention::kSnarkjs5, false, false);
+    emulate_ntt(e, L, RootConvention::kSnarkjs5, false, false);
+    EXPECT_EQ(e, r);
+  }
+}
+
+TEST(GpuNttEmulated, SmallBlocks) {
+  // CUZK_NTT_LOG_BLOCK = 10: half as many sub-problems per block, two and three passes
+  for (int L : {12, 17, 22}) {
+    auto x = fast_random<Fr>(size_t{1} << L, 300 + L);
+    auto ref = x;
+    ref_transform(ref, L, RootConvention::kSnarkjs5, false, true, snarkjs_shift(L));
+    emulate_ntt(x, L, RootConvention::kSnarkjs5, false, true, snarkjs_shift(L), 10);
+    EXPECT_EQ(x, ref) << L;
+  }
 }
 
 // ---- device -------------------------------------------------------------------------------------------
