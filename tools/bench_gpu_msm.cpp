@@ -174,8 +174,9 @@ bool bench_curve(const char* name, const std::vector<int>& logs, int reps, const
                 *std::min_element(t.begin(), t.end()), *std::max_element(t.begin(), t.end()), reps);
     if (target_ms[li] > 0) std::printf("  target %.0f ms", target_ms[li]);
     if (sppark_ms[li] > 0) std::printf("  sppark %.1f ms", sppark_ms[li]);
-    std::printf("  vs CPU: %s\n", verdict(good));
+    std::printf("  vs CPU: %s; scratch %.2f GiB\n", verdict(good), gib(msm.scratch_bytes()));
     results.push_back(row(name, k, "uniform", "msm", t, good));
+    results.back()["scratch_bytes"] = msm.scratch_bytes();
 
     const std::vector<Fr> w = witness_scalars(n, 200 + k, pool);
     ds.upload(w);

@@ -34,9 +34,9 @@ struct MsmConfig {
   int device = 0;                         ///< CUDA device ordinal the bases live on
   int window_bits = 0;                    ///< Pippenger window c; 0 picks it from the size
   size_t max_pairs_per_batch = 1u << 28;  ///< (bucket, point) pairs sorted at once; bounds scratch memory
-  /// Bound on the scratch of one Pippenger batch in bytes (digits, sort, buckets, partial sums): fewer
-  /// windows are sorted at a time to stay below it, down to one. 0: only max_pairs_per_batch bounds it.
-  /// 2^26 G1 scalars take 2.2 GB with one window per batch (window 22).
+  /// Bound on the scratch of one call in bytes (digits, sort, buckets, partial sums, and the 0/1 split's
+  /// flags and indices): fewer windows are sorted at a time to stay below it, down to one (2^26 G1
+  /// scalars: 2.2 GB with one window per batch, window 22). 0: only max_pairs_per_batch bounds it.
   size_t max_scratch_bytes = size_t{4} << 30;
 };
 

@@ -494,8 +494,9 @@ class Engine {
   /// OpsOol on G2 (see the policies' comment).
   void set_variant(int v) { variant_ = v; }
   int variant() const { return variant_; }
-  /// Bounds the scratch of one Pippenger batch (batch_bytes) to `bytes` by sorting fewer windows at a
-  /// time; 0 leaves only max_pairs as the bound. One window per batch is the least it goes down to.
+  /// Bounds the scratch of a Pippenger call (batch_bytes, plus the 0/1 split's buffers when held) to
+  /// `bytes` by sorting fewer windows at a time; 0 leaves only max_pairs as the bound. One window per
+  /// batch is the least it goes down to.
   void set_scratch_budget(size_t bytes) { scratch_budget_ = bytes; }
 
   /// Scratch bytes of one batch of nb windows of m scalars with window c: keys and values twice
@@ -534,7 +535,13 @@ class Engine {
     const uint32_t B = 1u << (c - 1);
     max_pairs = std::min(max_pairs, size_t{1} << 30);  // sort sizes stay below 2^31
     int wb = (int)std::clamp<size_t>(max_pairs / m, 1, (size_t)W);
-    while (wb > 1 && scratch_budget_ && batch_bytes(m, c, wb) > scratch_budget_) wb--;
+    if (scratch_budget_) {
+      // the 0/1 split's classification and index buffers stay allocated beside the batch
+      size_t held = 0;
+      for (const Buf* b : {&flag1_, &flag2_, &off1_, &off2_, &idx1_, &idx2_}) held += be_.buffer_bytes(*b);
+      const size_t budget = scratch_budget_ > held ? scratch_budget_ - held : 0;
+      while (wb > 1 && batch_bytes(m, c, wb) > budget) wb--;
+    }
     std::vector<J> wsum(W, J::infinity());
     for (int w0 = 0; w0 < W; w0 += wb) {
       const int nb = std::min(wb, W - w0);
