@@ -537,10 +537,12 @@ class Engine {
     int wb = (int)std::clamp<size_t>(max_pairs / m, 1, (size_t)W);
     if (scratch_budget_) {
       // the 0/1 split's classification and index buffers stay allocated beside the batch
-      size_t held = 0;
-      for (const Buf* b : {&flag1_, &flag2_, &off1_, &off2_, &idx1_, &idx2_}) held += be_.buffer_bytes(*b);
+      const size_t held = split_bytes();
       const size_t budget = scratch_budget_ > held ? scratch_budget_ - held : 0;
       while (wb > 1 && batch_bytes(m, c, wb) > budget) wb--;
+      // buffers only grow: drop those of an earlier, larger batch rather than keep both sizes
+      if (held + pippenger_bytes() > scratch_budget_ && pippenger_bytes() > batch_bytes(m, c, wb))
+        for (Buf* b : pippenger_buffers()) be_.free(*b);
     }
     std::vector<J> wsum(W, J::infinity());
     for (int w0 = 0; w0 < W; w0 += wb) {
@@ -610,6 +612,9 @@ class Engine {
       if (others) *others = 0;
       return J::infinity();
     }
+    // classification buffers (four of n + 1 words) and indices (at most n words) join the held scratch
+    if (scratch_budget_ && pippenger_bytes() + 20 * (n + 1) > scratch_budget_)
+      for (Buf* b : pippenger_buffers()) be_.free(*b);
     uint32_t* f1 = be_.template ensure<uint32_t>(flag1_, n + 1);
     uint32_t* f2 = be_.template ensure<uint32_t>(flag2_, n + 1);
     uint32_t* o1 = be_.template ensure<uint32_t>(off1_, n + 1);
@@ -695,6 +700,22 @@ class Engine {
     }
     // Termination: a level of `chunks` slices emits at most 2·chunks pieces, fewer than its M
     // entries once M > K, and none when one slice holds everything.
+  }
+
+  /// Buffers of Pippenger's batches (not the 0/1 split's) and their bytes; those of the split.
+  std::vector<Buf*> pippenger_buffers() {
+    return {&keys_[0], &keys_[1], &vals_[0], &vals_[1], &buckets_, &seg_keys_, &seg_vals_,
+            &counts_, &offsets_, &piece_keys_[0], &piece_keys_[1], &piece_vals_[0], &piece_vals_[1]};
+  }
+  size_t pippenger_bytes() {
+    size_t s = 0;
+    for (const Buf* b : pippenger_buffers()) s += be_.buffer_bytes(*b);
+    return s;
+  }
+  size_t split_bytes() const {
+    size_t s = 0;
+    for (const Buf* b : {&flag1_, &flag2_, &off1_, &off2_, &idx1_, &idx2_}) s += be_.buffer_bytes(*b);
+    return s;
   }
 
   std::vector<Buf*> all() {

@@ -384,6 +384,22 @@ TEST(GpuMsmEmulated, ScratchBudgetBoundsBatches) {
     if (budget) EXPECT_LE(eng.scratch_bytes(), Eng::batch_bytes(n, c, 1)) << budget;
     else EXPECT_GT(eng.scratch_bytes(), Eng::batch_bytes(n, c, 2)) << "all windows in one batch";
   }
+  // A plain MSM, then a 0/1 split: the split's flags and indices count against the same budget, so the
+  // scratch held afterwards stays within it (window batches shrink to make room).
+  {
+    const size_t budget = Eng::batch_bytes(n, c, 3) + 20 * (n + 1);
+    HostBackend be;
+    Eng eng(be);
+    eng.set_scratch_budget(budget);
+    EXPECT_TRUE(same_point(eng.pippenger(b.data(), s.data(), nullptr, n, c), want));
+    EXPECT_LE(eng.scratch_bytes(), budget);
+    size_t z, o, r;
+    EXPECT_TRUE(same_point(eng.split01(b.data(), s.data(), n, &z, &o, &r, c), want));
+    EXPECT_EQ(r, n);  // uniform scalars: all go through Pippenger
+    EXPECT_LE(eng.scratch_bytes(), budget);
+    EXPECT_TRUE(same_point(eng.pippenger(b.data(), s.data(), nullptr, n, c), want));
+    EXPECT_LE(eng.scratch_bytes(), budget);
+  }
   // the bound at the size the GPU MSM is specified for: 2^26 G1 scalars, window 22, within 4 GiB
   EXPECT_LE(Eng::batch_bytes(size_t{1} << 26, 22, 1), size_t{4} << 30);
 }
