@@ -122,14 +122,15 @@ CUZK_HD uint32_t bitrev(uint32_t x, int bits) {
 
 // ---- the pass kernel: radix-4 rounds through shared memory --------------------------------------------
 //
-// A block holds E = C·R elements in shared memory and its T threads work on units of four elements. Round (h, h/2) of the radix-2 DIF stages (h = R/2, R/8, … down to 2)
-// takes the elements j, j + h/2, j + h, j + 3h/2 of a sub-problem (j = g·2h + pos, pos < h/2) and does
-// the four butterflies of stages h and h/2 in registers; a single stage is left over when K is odd and
-// done as radix-2. The first round reads the input from global memory (times the load factor), the last
-// round (h = 2: one non-trivial twiddle) writes the outputs (times the post-pass twiddle or the output
-// factor). Between rounds the block synchronizes. Shared memory holds element e of the block (e = j·C + c
-// for position j of sub-problem c) as two 16-byte planes, so that the 16-byte accesses of a quarter warp
-// fall on distinct banks.
+// A block holds E = C·R elements in shared memory and its T threads work on units of four elements.
+// Round (h, h/2) of the radix-2 DIF stages (h = R/2, R/8, … down to 2) takes the elements j, j + h/2,
+// j + h, j + 3h/2 of a sub-problem (j = g·2h + pos, pos < h/2) and does the four butterflies of stages h
+// and h/2 in registers; a single stage is left over when K is odd and done as radix-2. The first round
+// reads the input from global memory (times the load factor), the last round (h = 2: one non-trivial
+// twiddle) writes the outputs (times the post-pass twiddle or the output factor). Between rounds the
+// block synchronizes. Shared memory holds element e of the block (e = j·C + c for position j of
+// sub-problem c) as two 16-byte planes, so that the 16-byte accesses of a quarter warp fall on distinct
+// banks.
 
 /// Element e of a block's shared memory (E elements: plane 0 = limbs 0–1, plane 1 = limbs 2–3).
 CUZK_HD Fr sm_get(const uint64_t* sm, uint32_t E, uint32_t e) {
@@ -305,9 +306,9 @@ CUZK_MONT_UNROLL
   r4_store(p, g, bitrev(4 * q + 3, K), a[2] - a[3]);
 }
 
-/// The rounds of a compact pass after the first, as (log h, radix) pairs in order: the kernel and the
-/// emulator iterate it the same way. Returns the number of middle rounds; rounds[i] = log h, negative
-/// for a radix-2 stage.
+/// The middle rounds of a pass of radix 2^k (between r4_first and r4_last), in order: n of them, log_h[i]
+/// = log2 h of a radix-4 round (stages h and h/2), or −log2 h of a single radix-2 stage. The kernel and
+/// the emulator iterate it the same way.
 struct R4Rounds {
   int n = 0;
   int log_h[kMaxLogRadix];
