@@ -19,6 +19,8 @@
 #   (CMake 3.25 knows no flag for CUDA C++20: add -DCMAKE_USER_MAKE_RULES_OVERRIDE_CUDA=FILE where FILE sets
 #    CMAKE_CUDA20_STANDARD_COMPILE_OPTION and CMAKE_CUDA20_EXTENSION_COMPILE_OPTION to -std=c++20)
 #   ninja -C build-gpu cuzk_gpu_tests cuzk_gpu_bench && mkdir -p .gpu && cp build-gpu/tests/cuzk_gpu_{tests,bench} .gpu/
+#   (scripts/gpu-build.sh does this, and adds the SupraSeal drop-in: libcuzk_supraseal.so, cuzk_supraseal_fixture,
+#    cuzk_supraseal_abi_test, whose C test then runs here too)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-.gpu}
@@ -62,6 +64,15 @@ if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
     echo "compute-sanitizer not found: sanitizer runs skipped (FAILED)"
     status=1
   fi
+fi
+
+# The SupraSeal drop-in (libcuzk_supraseal.so) from C, on the GPU: a 2^12 synthetic PoRep .params, three
+# partitions through the synchronous and the split calls, every proof checked (tests/supraseal_abi.sh).
+if [ -x "$BIN/cuzk_supraseal_abi_test" ] && [ -x "$BIN/cuzk_supraseal_fixture" ]; then
+  LD_LIBRARY_PATH="$PWD/$BIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" bash tests/supraseal_abi.sh "$BIN/cuzk_supraseal_fixture" \
+    "$BIN/cuzk_supraseal_abi_test" 12 3 /tmp/cuzk-supraseal-k12 > "$OUT/supraseal.log" 2>&1
+  rc=$?; [ "$rc" = 0 ] || status=1
+  echo "SupraSeal drop-in C test (2^12, 3 partitions) exit $rc"
 fi
 
 for k in ${PARAMS_LOAD:-}; do
