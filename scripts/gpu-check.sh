@@ -69,7 +69,7 @@ fi
 # The SupraSeal drop-in (libcuzk_supraseal.so) from C, on the GPU: a 2^12 synthetic PoRep .params, three
 # partitions through the synchronous and the split calls, every proof checked (tests/supraseal_abi.sh).
 if [ -x "$BIN/cuzk_supraseal_abi_test" ] && [ -x "$BIN/cuzk_supraseal_fixture" ]; then
-  LD_LIBRARY_PATH="$PWD/$BIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" bash tests/supraseal_abi.sh "$BIN/cuzk_supraseal_fixture" \
+  LD_LIBRARY_PATH="$(cd "$BIN" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" bash tests/supraseal_abi.sh "$BIN/cuzk_supraseal_fixture" \
     "$BIN/cuzk_supraseal_abi_test" 12 3 /tmp/cuzk-supraseal-k12 > "$OUT/supraseal.log" 2>&1
   rc=$?; [ "$rc" = 0 ] || status=1
   echo "SupraSeal drop-in C test (2^12, 3 partitions) exit $rc"
