@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdlib>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -26,11 +27,16 @@ struct Msm<F>::Impl {
   }
 
   /// cfg.max_scratch_bytes, or CUZK_MSM_SCRATCH_MB (MiB; 0 = unbounded) from the environment when set
-  /// (for benchmarks).
+  /// (for benchmarks). Throws kInvalidArgument when the variable is not a decimal number of MiB.
   static size_t scratch_budget(size_t configured) {
-    if (const char* e = std::getenv("CUZK_MSM_SCRATCH_MB"); e && *e)
-      return (size_t)std::strtoull(e, nullptr, 10) << 20;
-    return configured;
+    const char* e = std::getenv("CUZK_MSM_SCRATCH_MB");
+    if (!e || !*e) return configured;
+    char* end = nullptr;
+    const unsigned long long mib = std::strtoull(e, &end, 10);
+    if (*end || *e == '-' || mib > (size_t{1} << 40))
+      throw Error(ErrorCode::kInvalidArgument,
+                  std::string("CUZK_MSM_SCRATCH_MB = '") + e + "': expected a number of MiB (0 = no bound)");
+    return (size_t)mib << 20;
   }
 
   /// Point-operation policy of the bucket kernels (msm_engine.hpp: OpsCall = 0, the alternative = 1);

@@ -459,23 +459,12 @@ struct Mont {
       }
     }
     // V = E + (O + pend)·2^32 < 2m fits in n words
-    uint32_t R[n], S[n];
+    uint32_t R[n];
     R[0] = E[0];
     op.add_cc(pend, 0xffffffffu);
     CUZK_MONT_UNROLL
     for (int k = 1; k < n; k++) R[k] = op.addc_cc(E[k], O[k - 1]);
-    S[0] = op.sub_cc(R[0], mod_word(0));
-    CUZK_MONT_UNROLL
-    for (int k = 1; k < n; k++) S[k] = op.subc_cc(R[k], mod_word(k));
-    const uint32_t borrow = op.subc(0, 0);  // all ones when V < m
-    Mont r;
-    CUZK_MONT_UNROLL
-    for (int i = 0; i < N; i++) {
-      const uint32_t lo = borrow ? R[2 * i] : S[2 * i];
-      const uint32_t hi = borrow ? R[2 * i + 1] : S[2 * i + 1];
-      r.l[i] = (uint64_t)lo | ((uint64_t)hi << 32);
-    }
-    return r;
+    return reduce_words(R, op);
   }
 
   /// a + b mod m on 2N 32-bit words: one add.cc/addc.cc chain for t = a + b (no carry out: the
@@ -485,22 +474,11 @@ struct Mont {
   template <class Ops>
   CUZK_HD static Mont add_chain(const Mont& a, const Mont& b, Ops& op) {
     constexpr int n = 2 * N;
-    uint32_t T[n], S[n];
+    uint32_t T[n];
     T[0] = op.add_cc(word(a, 0), word(b, 0));
     CUZK_MONT_UNROLL
     for (int k = 1; k < n; k++) T[k] = op.addc_cc(word(a, k), word(b, k));
-    S[0] = op.sub_cc(T[0], mod_word(0));
-    CUZK_MONT_UNROLL
-    for (int k = 1; k < n; k++) S[k] = op.subc_cc(T[k], mod_word(k));
-    const uint32_t borrow = op.subc(0, 0);  // all ones when t < m
-    Mont r;
-    CUZK_MONT_UNROLL
-    for (int i = 0; i < N; i++) {
-      const uint32_t lo = borrow ? T[2 * i] : S[2 * i];
-      const uint32_t hi = borrow ? T[2 * i + 1] : S[2 * i + 1];
-      r.l[i] = (uint64_t)lo | ((uint64_t)hi << 32);
-    }
-    return r;
+    return reduce_words(T, op);
   }
   /// a − b mod m on 2N 32-bit words: a sub.cc/subc.cc chain, then m masked by the borrow added back
   /// with an add.cc/addc.cc chain. Inputs < m; output < m.
@@ -522,6 +500,25 @@ struct Mont {
   }
 
  private:
+  /// The element of V (2N 32-bit words, V < 2m): V − m when that does not borrow, else V. One
+  /// sub.cc/subc.cc chain and a select on the borrow; the last step of mul_evenodd and add_chain.
+  template <class Ops>
+  CUZK_HD static Mont reduce_words(const uint32_t* V, Ops& op) {
+    constexpr int n = 2 * N;
+    uint32_t S[n];
+    S[0] = op.sub_cc(V[0], mod_word(0));
+    CUZK_MONT_UNROLL
+    for (int k = 1; k < n; k++) S[k] = op.subc_cc(V[k], mod_word(k));
+    const uint32_t borrow = op.subc(0, 0);  // all ones when V < m
+    Mont r;
+    CUZK_MONT_UNROLL
+    for (int i = 0; i < N; i++) {
+      const uint32_t lo = borrow ? V[2 * i] : S[2 * i];
+      const uint32_t hi = borrow ? V[2 * i + 1] : S[2 * i + 1];
+      r.l[i] = (uint64_t)lo | ((uint64_t)hi << 32);
+    }
+    return r;
+  }
   CUZK_HD static uint32_t word(const Mont& a, int k) { return (uint32_t)(a.l[k / 2] >> (32 * (k & 1))); }
 };
 

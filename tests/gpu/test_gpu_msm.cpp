@@ -487,6 +487,35 @@ TEST(GpuMsmG1, SkewedScalarsAndNastyBases) {
   }
 }
 
+TEST(GpuMsmG1, ScratchBudgetFromEnvironment) {
+  REQUIRE_GPU();
+  // a bad value is a clear error naming the variable; a good one bounds the scratch and keeps the result
+  for (const char* bad : {"lots", "12x", "-5"}) {
+    setenv("CUZK_MSM_SCRATCH_MB", bad, 1);
+    try {
+      cuda::MsmG1 msm;
+      ADD_FAILURE() << "accepted CUZK_MSM_SCRATCH_MB=" << bad;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument) << bad;
+      EXPECT_NE(std::string(e.what()).find("CUZK_MSM_SCRATCH_MB"), std::string::npos) << e.what();
+    }
+  }
+  const size_t n = 1 << 18;  // unbounded, its 26 windows would keep > 100 MiB
+  auto b = nasty_bases<Fp>(n, 63);
+  auto s = make_scalars(Dist::kUniform, n, 64);
+  setenv("CUZK_MSM_SCRATCH_MB", "1", 1);
+  cuda::MsmConfig cfg;
+  cfg.window_bits = 10;
+  cuda::MsmG1 msm(cfg);
+  unsetenv("CUZK_MSM_SCRATCH_MB");
+  msm.set_bases(b);
+  EXPECT_TRUE(same_point(msm.msm(s), host_msm(b, s)));
+  // one window per batch: its own bound, plus CUB's temporaries and the device allocator's 2 MiB rounding
+  // of each of ~13 buffers
+  using Eng = Engine<HostBackend, Fp>;
+  EXPECT_LE(msm.scratch_bytes(), Eng::batch_bytes(n, 10, 1) + (size_t{32} << 20));
+}
+
 TEST(GpuMsmG1, ForcedWindowsAndBatches) {
   REQUIRE_GPU();
   const size_t n = 1 << 13;
