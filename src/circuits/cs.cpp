@@ -12,7 +12,8 @@ namespace {
 // Sorts terms by variable, sums duplicates, drops zero sums; returns the new length.
 size_t normalize(std::span<Lc::Term> t) {
   if (t.size() > 1)
-    std::sort(t.begin(), t.end(), [](const Lc::Term& x, const Lc::Term& y) { return x.var.raw() < y.var.raw(); });
+    std::sort(t.begin(), t.end(),
+              [](const Lc::Term& x, const Lc::Term& y) { return x.var.raw() < y.var.raw(); });
   size_t out = 0;
   for (size_t i = 0; i < t.size();) {
     Fr sum = t[i].coeff;
@@ -60,9 +61,10 @@ Fr Recording::dot_row(const RecordedMatrix& m, size_t i, const Witness& w) const
 
 std::optional<size_t> Recording::first_unsatisfied(const Witness& w) const {
   if (w.inputs.size() != n_inputs || w.aux.size() != n_aux)
-    throw Error(ErrorCode::kInvalidArgument, "witness has " + std::to_string(w.inputs.size()) + " inputs and " +
-                                                 std::to_string(w.aux.size()) + " aux values; the circuit has " +
-                                                 std::to_string(n_inputs) + " and " + std::to_string(n_aux));
+    throw Error(ErrorCode::kInvalidArgument, "witness has " + std::to_string(w.inputs.size()) +
+                                                 " inputs and " + std::to_string(w.aux.size()) +
+                                                 " aux values; the circuit has " + std::to_string(n_inputs) +
+                                                 " and " + std::to_string(n_aux));
   for (size_t i = 0; i < n_constraints(); i++)
     if (dot_row(a, i, w) * dot_row(b, i, w) != dot_row(c, i, w)) return i;
   return std::nullopt;
@@ -120,7 +122,8 @@ std::array<uint8_t, 32> Recording::canonical_digest() const {
       buf.insert(buf.end(), {(uint8_t)cnt, (uint8_t)(cnt >> 8), (uint8_t)(cnt >> 16), (uint8_t)(cnt >> 24)});
       for (uint64_t k = lo; k < hi; k++) {
         const uint32_t col = column(Var::from_raw(m->vars[k]), n_inputs);
-        buf.insert(buf.end(), {(uint8_t)col, (uint8_t)(col >> 8), (uint8_t)(col >> 16), (uint8_t)(col >> 24)});
+        buf.insert(buf.end(),
+                   {(uint8_t)col, (uint8_t)(col >> 8), (uint8_t)(col >> 16), (uint8_t)(col >> 24)});
         buf.insert(buf.end(), canon[m->coeffs[k]].begin(), canon[m->coeffs[k]].end());
       }
     }
@@ -140,8 +143,9 @@ std::array<uint8_t, 32> Recording::canonical_digest() const {
 
 std::string Recording::describe_row(size_t i) const {
   if (i >= n_rows())
-    throw Error(ErrorCode::kInvalidArgument,
-                "row " + std::to_string(i) + " does not exist: the circuit has " + std::to_string(n_rows()) + " rows");
+    throw Error(ErrorCode::kInvalidArgument, "row " + std::to_string(i) +
+                                                 " does not exist: the circuit has " +
+                                                 std::to_string(n_rows()) + " rows");
   auto name = [&](uint32_t col) {
     return col < n_inputs ? "in" + std::to_string(col) : "aux" + std::to_string(col - n_inputs);
   };
@@ -166,12 +170,17 @@ std::string Recording::describe_row(size_t i) const {
   const char* names[3] = {"A", "B", "C"};
   int mi = 0;
   for (const RecordedMatrix* m : {&a, &b, &c}) {
-    out += std::string(mi ? "; " : "") + names[mi] + ":";
+    if (mi) out += "; ";
+    out += names[mi];
+    out += ':';
     if (i < n_constraints()) {
       for (uint64_t k = m->row_offsets[i]; k < m->row_offsets[i + 1]; k++)
-        out += " " + coeff_text(coeffs[m->coeffs[k]]) + "*" + name(column(Var::from_raw(m->vars[k]), n_inputs));
+        out.append(" ")
+            .append(coeff_text(coeffs[m->coeffs[k]]))
+            .append("*")
+            .append(name(column(Var::from_raw(m->vars[k]), n_inputs)));
     } else if (mi == 0) {
-      out += " 1*" + name((uint32_t)(i - n_constraints()));
+      out.append(" 1*").append(name((uint32_t)(i - n_constraints())));
     }
     mi++;
   }

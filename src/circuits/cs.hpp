@@ -135,7 +135,8 @@ struct RecordedMatrix {
   size_t rows() const { return row_offsets.size() - 1; }
   size_t nnz() const { return vars.size(); }
   size_t bytes() const {
-    return row_offsets.size() * sizeof(uint64_t) + vars.size() * sizeof(uint32_t) + coeffs.size() * sizeof(uint32_t);
+    return row_offsets.size() * sizeof(uint64_t) + vars.size() * sizeof(uint32_t) +
+           coeffs.size() * sizeof(uint32_t);
   }
 };
 
@@ -230,43 +231,23 @@ class Builder {
   size_t num_constraints() const { return n_constraints_; }  ///< synthesized, no input rows
 
   /// The value of v (witness modes).
-  const Fr& value(Var v) const
-    requires kValues
-  {
-    return witness_[v];
-  }
-  const Witness& witness() const
-    requires kValues
-  {
-    return witness_;
-  }
-  Witness take_witness()
-    requires kValues
-  {
-    return std::move(witness_);
-  }
+  const Fr& value(Var v) const requires kValues { return witness_[v]; }
+  const Witness& witness() const requires kValues { return witness_; }
+  Witness take_witness() requires kValues { return std::move(witness_); }
   /// The recording so far, with the current variable counts.
-  Recording take_recording()
-    requires kRecord
-  {
+  Recording take_recording() requires kRecord {
     rec_.n_inputs = n_inputs_;
     rec_.n_aux = n_aux_;
     return std::move(rec_);
   }
   /// The first recorded constraint the current values violate, or nullopt (TestCs).
-  std::optional<size_t> first_unsatisfied()
-    requires(kValues && kRecord)
-  {
+  std::optional<size_t> first_unsatisfied() requires(kValues&& kRecord) {
     rec_.n_inputs = n_inputs_;
     rec_.n_aux = n_aux_;
     return rec_.first_unsatisfied(witness_);
   }
   /// Changes a value after synthesis (tests: a wrong witness must violate some row).
-  void set_value(Var v, const Fr& x)
-    requires kValues
-  {
-    witness_[v] = x;
-  }
+  void set_value(Var v, const Fr& x) requires kValues { witness_[v] = x; }
 
  private:
   template <class V>

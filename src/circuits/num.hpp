@@ -1,7 +1,9 @@
 // AllocatedNum: one aux (or input) variable with its value (bellpepper-core src/gadgets/num.rs).
 #pragma once
 
-#include "circuits/cs.hpp"
+#include <vector>
+
+#include "circuits/boolean.hpp"
 
 namespace cuzk::circuits {
 
@@ -47,6 +49,43 @@ void enforce_equal(CS& cs, const AllocatedNum& x, const AllocatedNum& y) {
     b.add(kOne);
     c.add(y.var);
   });
+}
+
+/// The 255 bits of x, least significant first (num.rs `to_bits_le` via boolean.rs
+/// `field_into_allocated_bits_le`): 255 AllocatedBits allocated LSB first, each with its boolean
+/// constraint, then one packing row A = ∅, B = ∅, C = Σ 2^i·b_i − x. Not range-strict; the witness is
+/// the canonical bits. 256 constraints, 255 aux.
+template <class CS>
+std::vector<Boolean> to_bits_le(CS& cs, const AllocatedNum& x) {
+  constexpr int kBits = 255;
+  uint64_t limbs[4] = {};
+  if constexpr (CS::kValues) x.value.to_canonical(limbs);
+  std::vector<Boolean> bits;
+  bits.reserve(kBits + 1);
+  for (int i = 0; i < kBits; i++)
+    bits.push_back(Boolean::is(AllocatedBit::alloc(cs, (limbs[i / 64] >> (i % 64)) & 1)));
+  cs.enforce([&](Lc&, Lc&, Lc& c) {
+    Fr coeff = Fr::one();
+    for (int i = 0; i < kBits; i++) {
+      c.add(bits[i].var, coeff);
+      coeff += coeff;
+    }
+    c.sub(x.var);
+  });
+  return bits;
+}
+
+/// key + value as a new variable (rust-fil-proofs storage-proofs-core gadgets/constraint.rs `add`,
+/// used by gadgets/encode.rs `encode`): alloc r, then (key + value)·ONE = r. One constraint.
+template <class CS>
+AllocatedNum add(CS& cs, const AllocatedNum& key, const AllocatedNum& value) {
+  AllocatedNum r = AllocatedNum::alloc(cs, [&] { return key.value + value.value; });
+  cs.enforce([&](Lc& a, Lc& b, Lc& c) {
+    a.add(key.var).add(value.var);
+    b.add(kOne);
+    c.add(r.var);
+  });
+  return r;
 }
 
 }  // namespace cuzk::circuits
