@@ -37,6 +37,7 @@ struct Elt {
   Fr value = Fr::zero();                                                           ///< value modes
   [[no_unique_address]] std::conditional_t<CS::kRecord, Lc, std::monostate> lc{};  ///< when a Num
 
+  /// `Elt::Allocated(n)`.
   static Elt from_allocated(const AllocatedNum& n) {
     Elt e;
     e.allocated = true;
@@ -58,8 +59,6 @@ struct Elt {
     else
       dst.add(lc, s);
   }
-  /// This element's linear combination (`Elt::lc`).
-  Lc as_lc() const requires CS::kRecord { return allocated ? Lc(var) : lc; }
 };
 
 /// `Elt::ensure_allocated(cs, true)`: an allocated Elt as is; a Num n gets a new variable v and the

@@ -26,6 +26,7 @@ struct PoseidonMatrix {
   explicit PoseidonMatrix(int size) : n(size), a(size_t(size) * size, Fr::zero()) {}
   /// The n×n identity.
   static PoseidonMatrix identity(int size);
+  /// Entry (i, j): row i, column j.
   Fr& operator()(int i, int j) { return a[size_t(i) * n + j]; }
   const Fr& operator()(int i, int j) const { return a[size_t(i) * n + j]; }
   friend bool operator==(const PoseidonMatrix&, const PoseidonMatrix&) = default;
