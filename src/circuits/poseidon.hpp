@@ -123,20 +123,20 @@ AllocatedNum mul_sum(CS& cs, const AllocatedNum& l4, const AllocatedNum& l, cons
 /// circuit.rs `quintic_s_box_pre_add` (first round, allocated inputs): 3 constraints.
 template <class CS>
 Elt<CS> quintic_s_box_pre_add(CS& cs, const Elt<CS>& e, const Fr& pre, const Fr& post) {
-  AllocatedNum l = ensure_allocated(cs, e);
-  AllocatedNum l2 = square_sum(cs, pre, l);
-  AllocatedNum l4 = square(cs, l2);
-  return Elt<CS>::from_allocated(mul_sum(cs, l4, l, &pre, &post));
+  AllocatedNum l = poseidon_detail::ensure_allocated(cs, e);
+  AllocatedNum l2 = poseidon_detail::square_sum(cs, pre, l);
+  AllocatedNum l4 = poseidon_detail::square(cs, l2);
+  return Elt<CS>::from_allocated(poseidon_detail::mul_sum(cs, l4, l, &pre, &post));
 }
 
 /// circuit.rs `quintic_s_box`: ensure_allocated, two squarings, mul_sum with the post key (none in the
 /// terminal round): 4 constraints for a Num.
 template <class CS>
 Elt<CS> quintic_s_box(CS& cs, const Elt<CS>& e, const Fr* post) {
-  AllocatedNum l = ensure_allocated(cs, e);
-  AllocatedNum l2 = square(cs, l);
-  AllocatedNum l4 = square(cs, l2);
-  return Elt<CS>::from_allocated(mul_sum(cs, l4, l, nullptr, post));
+  AllocatedNum l = poseidon_detail::ensure_allocated(cs, e);
+  AllocatedNum l2 = poseidon_detail::square(cs, l);
+  AllocatedNum l4 = poseidon_detail::square(cs, l2);
+  return Elt<CS>::from_allocated(poseidon_detail::mul_sum(cs, l4, l, nullptr, post));
 }
 
 /// The state and the round logic of circuit.rs `PoseidonCircuit`.
@@ -156,7 +156,7 @@ class Circuit {
     for (int i = 0; i < c_.partial_rounds; i++) partial_round(cs);
     for (int i = 0; i < c_.half_full_rounds - 1; i++) full_round(cs, false, false);
     full_round(cs, false, true);
-    return ensure_allocated(cs, elements_[1]);
+    return poseidon_detail::ensure_allocated(cs, elements_[1]);
   }
 
  private:
@@ -179,10 +179,11 @@ class Circuit {
           Fr v = poseidon_quintic(c_.domain_tag + pre) + post;
           elements_[0] = Elt<CS>::constant(v);
         } else {
-          elements_[i] = quintic_s_box_pre_add(cs, elements_[i], pre, post);
+          elements_[i] = poseidon_detail::quintic_s_box_pre_add(cs, elements_[i], pre, post);
         }
       } else {
-        elements_[i] = quintic_s_box(cs, elements_[i], has_post ? &key(post_off + i) : nullptr);
+        elements_[i] =
+            poseidon_detail::quintic_s_box(cs, elements_[i], has_post ? &key(post_off + i) : nullptr);
       }
     }
     offset_ = off;
@@ -192,7 +193,7 @@ class Circuit {
   /// `PoseidonCircuit::partial_round`.
   void partial_round(CS& cs) {
     const Fr& k = key(offset_++);
-    elements_[0] = quintic_s_box(cs, elements_[0], &k);
+    elements_[0] = poseidon_detail::quintic_s_box(cs, elements_[0], &k);
     product_mds();
   }
 
