@@ -6,6 +6,9 @@
 #include <cstddef>
 #include <exception>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 #include "circuits/cs.hpp"
 #include "util/error.hpp"

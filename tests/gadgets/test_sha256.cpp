@@ -541,6 +541,55 @@ TEST(Sha256Counts, TreeDNodeWithTwoConstantBits) {
   EXPECT_EQ(cs2.num_constraints() - 512, 44866u);
 }
 
+// create_label's message (POREP_CIRCUIT.md §3 "create_label"; the model's numbers): replica_id (256
+// allocated bits, bit 248 constant), the layer as a constant UInt32, the node's 64 allocated bits, 20
+// constant zero bytes, then 37 parents of 256 allocated bits with bit 248 constant: 20 blocks costing
+// 25,363, 18 × 26,184 and 25,593.
+TEST(Sha256Counts, CreateLabelBlocks) {
+  CountCs cs;
+  auto alloc_bits = [&](size_t n) {
+    std::vector<Boolean> v;
+    for (size_t i = 0; i < n; i++) v.push_back(Boolean::is(AllocatedBit::alloc(cs, false)));
+    return v;
+  };
+  std::vector<Boolean> msg = alloc_bits(256);
+  msg[248] = Boolean::constant(false);
+  for (int i = 31; i >= 0; i--) msg.push_back(Boolean::constant((3u >> i) & 1));
+  for (const Boolean& b : alloc_bits(64)) msg.push_back(b);
+  msg.insert(msg.end(), 160, Boolean::constant(false));
+  for (int p = 0; p < 37; p++) {
+    auto parent = alloc_bits(256);
+    parent[248] = Boolean::constant(false);
+    msg.insert(msg.end(), parent.begin(), parent.end());
+  }
+  ASSERT_EQ(msg.size(), 39u * 256u);
+  // sha256's padding, block by block.
+  std::vector<Boolean> padded = msg;
+  padded.push_back(Boolean::constant(true));
+  while ((padded.size() + 64) % 512 != 0) padded.push_back(Boolean::constant(false));
+  for (int i = 63; i >= 0; i--) padded.push_back(Boolean::constant((uint64_t(msg.size()) >> i) & 1));
+  ASSERT_EQ(padded.size(), 20u * 512u);
+  std::array<UInt32, 8> cur = sha256_iv();
+  std::vector<size_t> costs;
+  for (size_t off = 0; off < padded.size(); off += 512) {
+    const size_t before = cs.num_constraints();
+    cur = sha256_compression_function(cs, std::span<const Boolean>(padded).subspan(off, 512), cur);
+    costs.push_back(cs.num_constraints() - before);
+  }
+  std::vector<size_t> want(20, 26184);
+  want.front() = 25363;
+  want.back() = 25593;
+  EXPECT_EQ(costs, want);
+  // sha256() itself gives the same total.
+  CountCs cs2;
+  std::vector<Boolean> msg2;
+  for (const Boolean& b : msg)
+    msg2.push_back(b.is_constant() ? b : Boolean::is(AllocatedBit::alloc(cs2, false)));
+  const size_t before = cs2.num_constraints();
+  sha256(cs2, msg2);
+  EXPECT_EQ(cs2.num_constraints() - before, 25363u + 18u * 26184u + 25593u);
+}
+
 // ---- SHA-256 outputs ------------------------------------------------------------------------------
 
 // sha256.rs test_against_vectors: byte lengths 0..31 and 32..255 in steps of 8, allocated bits,
