@@ -21,6 +21,7 @@
 #include "bench_gpu_msm.hpp"
 #include "bench_prove.hpp"
 #include "engine_commands.hpp"  // serve, client, bench batch, bench pipeline
+#include "porep_commands.hpp"   // porep …, bench circuit
 #include "formats/atomic_file.hpp"
 #include "formats/decimal.hpp"
 #include "formats/params.hpp"
@@ -247,6 +248,7 @@ int main(int argc, char** argv) {
   add_device_options(bench_prove_cmd);
 
   cuzk::cli::EngineCommands engine_commands(app, *bench);  // serve, client, bench batch/pipeline
+  cuzk::cli::PorepCommands porep_commands(app, *bench);    // porep …, bench circuit
 
   // -q and --threads are accepted after the subcommand too
   for (CLI::App* sub : {prove, verify_cmd, setup_cmd, synth_cmd, zkey_cmd, export_vk, info_cmd, selfcheck,
@@ -265,6 +267,7 @@ int main(int argc, char** argv) {
   Progress progress(quiet);
   try {
     if (auto rc = engine_commands.run(threads, quiet)) return *rc;
+    if (auto rc = porep_commands.run(threads, quiet)) return *rc;
     dev.threads = threads;
     if (!devices_text.empty()) dev.devices = parse_devices(devices_text);
     if (!budget_text.empty()) dev.gpu_mem_budget = parse_size(budget_text, "--gpu-mem-budget");

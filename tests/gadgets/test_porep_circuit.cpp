@@ -1,0 +1,193 @@
+// Filecoin's PoR circuits, column hash, create_label and the StackedCircuit (src/circuits): upstream's
+// constraint counts (POREP_CIRCUIT.md §4) and canonical digests (§6b).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "circuits/stacked.hpp"
+#include "gadgets/modes.hpp"
+#include "hash/fr32.hpp"
+#include "hash/poseidon.hpp"
+#include "random.hpp"
+#include "support.hpp"
+
+namespace cuzk::circuits {
+namespace {
+
+using test::run_modes;
+
+// ---- PoR circuits (rust-fil-proofs storage-proofs-core tests/por_circuit.rs) --------------------------
+
+template <class Hasher>
+size_t por_count(const TreeShape& shape, bool private_root) {
+  CountCs cs;
+  por_circuit<Hasher>(cs, shape, {}, Fr::zero(), Fr::zero(), private_root);
+  return cs.num_constraints();
+}
+// 64 leaves per base tree (64 × the number of base trees in all): SHA-256 and Poseidon of arity 2 / 4 / 8.
+TEST(PorCircuit, Sha256Base2) { EXPECT_EQ(por_count<Sha256Hasher>({2, 6, 0, 0}, false), 272295u); }
+TEST(PorCircuit, Sha256Base4) { EXPECT_EQ(por_count<Sha256Hasher>({4, 3, 0, 0}, false), 216258u); }
+TEST(PorCircuit, Sha256Base8) { EXPECT_EQ(por_count<Sha256Hasher>({8, 2, 0, 0}, false), 250987u); }
+TEST(PorCircuit, PoseidonBase2) { EXPECT_EQ(por_count<PoseidonHasher>({2, 6, 0, 0}, false), 1887u); }
+TEST(PorCircuit, PoseidonBase4) { EXPECT_EQ(por_count<PoseidonHasher>({4, 3, 0, 0}, false), 1164u); }
+TEST(PorCircuit, PoseidonBase8) { EXPECT_EQ(por_count<PoseidonHasher>({8, 2, 0, 0}, false), 1063u); }
+TEST(PorCircuit, PoseidonSub8_2) { EXPECT_EQ(por_count<PoseidonHasher>({8, 2, 2, 0}, false), 1377u); }
+TEST(PorCircuit, PoseidonTop8_4_2) { EXPECT_EQ(por_count<PoseidonHasher>({8, 2, 4, 2}, false), 1764u); }
+TEST(PorCircuit, PoseidonSub8_8) { EXPECT_EQ(por_count<PoseidonHasher>({8, 2, 8, 0}, false), 1593u); }
+TEST(PorCircuit, PoseidonTop8_8_2) { EXPECT_EQ(por_count<PoseidonHasher>({8, 2, 8, 2}, false), 1907u); }
+TEST(PorCircuit, PoseidonTop8_2_4) { EXPECT_EQ(por_count<PoseidonHasher>({8, 2, 2, 4}, false), 1764u); }
+TEST(PorCircuit, PrivateRootIsOneLess) {
+  EXPECT_EQ(por_count<PoseidonHasher>({2, 6, 0, 0}, true), 1886u);
+  EXPECT_EQ(por_count<PoseidonHasher>({4, 3, 0, 0}, true), 1163u);
+  EXPECT_EQ(por_count<PoseidonHasher>({8, 2, 0, 0}, true), 1062u);
+}
+
+// A random opening of `shape` and its root computed natively.
+struct Opening {
+  Fr leaf, root;
+  std::vector<PathLevel> path;
+  uint64_t index = 0;
+};
+Opening random_opening(const TreeShape& shape, std::mt19937_64& rng, bool sha) {
+  Opening o;
+  o.leaf = cuzk::test::random_fe<Fr>(rng);
+  Fr cur = o.leaf;
+  uint64_t mult = 1;
+  for (size_t i = 0; i < shape.levels(); i++) {
+    const uint32_t arity = shape.arity(i);
+    PathLevel pl;
+    pl.index = (uint32_t)(rng() % arity);
+    for (uint32_t k = 0; k + 1 < arity; k++) pl.siblings.push_back(cuzk::test::random_fe<Fr>(rng));
+    std::vector<Fr> children(pl.siblings);
+    children.insert(children.begin() + pl.index, cur);
+    cur = sha ? sha256_of_nodes(children) : poseidon_hash(children, poseidon_constants((int)arity));
+    o.index += pl.index * mult;
+    mult *= arity;
+    o.path.push_back(pl);
+  }
+  o.root = cur;
+  return o;
+}
+
+template <class Hasher>
+void check_por_witness(const TreeShape& shape, bool sha, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Opening o = random_opening(shape, rng, sha);
+  auto run = run_modes([&](auto& cs) { por_circuit<Hasher>(cs, shape, o.path, o.leaf, o.root, false); });
+  ASSERT_EQ(run.witness.inputs.size(), 3u);
+  EXPECT_EQ(run.witness.inputs[1], Fr::from_u64(o.index));  // the packed path bits
+  EXPECT_EQ(run.witness.inputs[2], o.root);
+  // A wrong root fails the equality.
+  Opening bad = o;
+  bad.root += Fr::one();
+  TestCs t;
+  por_circuit<Hasher>(t, shape, bad.path, bad.leaf, bad.root, false);
+  EXPECT_TRUE(t.first_unsatisfied().has_value());
+}
+TEST(PorCircuit, PoseidonWitnessesSatisfy) {
+  check_por_witness<PoseidonHasher>({2, 6, 0, 0}, false, 1);
+  check_por_witness<PoseidonHasher>({8, 2, 0, 0}, false, 2);
+  check_por_witness<PoseidonHasher>({8, 1, 4, 2}, false, 3);
+  check_por_witness<PoseidonHasher>({8, 3, 8, 2}, false, 4);
+}
+TEST(PorCircuit, Sha256WitnessSatisfies) { check_por_witness<Sha256Hasher>({2, 3, 0, 0}, true, 5); }
+
+// ---- create_label (stacked/circuit/create_label.rs) ----------------------------------------------------
+
+// The upstream test's pattern: 256 allocated id bits, constant layer and node, 37 fully allocated
+// parents of 256 bits each: 532,025 constraints.
+TEST(CreateLabel, UpstreamTestPattern) {
+  CountCs cs;
+  std::vector<Boolean> id;
+  for (int i = 0; i < 256; i++) id.push_back(Boolean::is(AllocatedBit::alloc(cs, false)));
+  std::vector<std::vector<Boolean>> parents(kLabelParents);
+  for (auto& p : parents)
+    for (int i = 0; i < 256; i++) p.push_back(Boolean::is(AllocatedBit::alloc(cs, false)));
+  EXPECT_EQ(cs.num_constraints(), 256u + 37 * 256);
+  create_label(cs, std::span<const Boolean>(id), parents, 3, UInt64::constant(22));
+  EXPECT_EQ(cs.num_constraints(), 532025u);  // as upstream counts it: the bit allocations included
+}
+
+}  // namespace
+}  // namespace cuzk::circuits
+
+namespace cuzk::circuits {
+namespace {
+
+// ---- the StackedCircuit: counts (POREP_CIRCUIT.md §1, §4) and canonical digests (§6b) ---------------
+
+struct Counts {
+  size_t inputs, aux, constraints;
+};
+Counts count_stacked(const StackedShape& shape) {
+  CountCs cs;
+  synthesize_stacked(cs, shape, nullptr);
+  return {cs.num_inputs(), cs.num_aux(), cs.num_constraints()};
+}
+std::string digest_hex(const StackedShape& shape) {
+  RecordCs cs;
+  synthesize_stacked(cs, shape, nullptr);
+  auto d = cs.take_recording().canonical_digest();
+  return cuzk::test::hex(d.data(), d.size());
+}
+
+// Upstream's stacked-circuit tests (storage-proofs-porep tests/stacked_circuit.rs) count the
+// synthesized constraints with 22 inputs (ONE included).
+TEST(StackedCircuit, TestShapeBase2Count) {
+  EXPECT_EQ(count_stacked(stacked_test_shape("base-2")).constraints, 1206212u);
+}
+TEST(StackedCircuit, TestShapeBase8Count) {
+  EXPECT_EQ(count_stacked(stacked_test_shape("base-8")).constraints, 1199620u);
+}
+TEST(StackedCircuit, TestShapeSub8_4Count) {
+  EXPECT_EQ(count_stacked(stacked_test_shape("sub-8-4")).constraints, 1296576u);
+}
+TEST(StackedCircuit, TestShapeTop8_4_2Count) {
+  Counts c = count_stacked(stacked_test_shape("top-8-4-2"));
+  EXPECT_EQ(c.constraints, 1346982u);
+  EXPECT_EQ(c.inputs, 22u);
+}
+
+// Rows = synthesized constraints + one appended row per input.
+void expect_production(const char* size, size_t inputs, size_t aux, size_t rows) {
+  Counts c = count_stacked(stacked_shape(size));
+  EXPECT_EQ(c.inputs, inputs) << size;
+  EXPECT_EQ(c.aux, aux) << size;
+  EXPECT_EQ(c.constraints + c.inputs, rows) << size;
+  EXPECT_EQ(stacked_shape(size).num_inputs(), inputs);
+}
+TEST(StackedCircuit, Production2KiBCount) { expect_production("2KiB", 40, 2685673, 2687961); }
+TEST(StackedCircuit, Production8MiBCount) { expect_production("8MiB", 40, 3842449, 3844969); }
+TEST(StackedCircuit, Production512MiBCount) { expect_production("512MiB", 40, 4420837, 4423473); }
+TEST(StackedCircuit, Production32GiBCount) { expect_production("32GiB", 328, 130169893, 130278869); }
+TEST(StackedCircuit, Production64GiBCount) { expect_production("64GiB", 328, 131076643, 131186177); }
+
+// The SHA-256 of the canonical form of upstream's own circuit code, recorded blank (§6b).
+TEST(StackedCircuitDigest, TestShapeBase2) {
+  EXPECT_EQ(digest_hex(stacked_test_shape("base-2")),
+            "b2b92a56833489d170d5e1beb3421768553cadfd8eb6e78b02ee2f7c77a674e8");
+}
+TEST(StackedCircuitDigest, TestShapeBase8) {
+  EXPECT_EQ(digest_hex(stacked_test_shape("base-8")),
+            "1ddedaf162f9dd2f3e471b7895eb7bbe955eb3084f9549066b537ff3c244c8ff");
+}
+TEST(StackedCircuitDigest, TestShapeSub8_4) {
+  EXPECT_EQ(digest_hex(stacked_test_shape("sub-8-4")),
+            "610ea06ea52f77f1c96a57adff325e73798cd4076c08f3dbf8164f7e4df96ec1");
+}
+TEST(StackedCircuitDigest, TestShapeTop8_4_2) {
+  EXPECT_EQ(digest_hex(stacked_test_shape("top-8-4-2")),
+            "ed1c308ebc2d4c496ef25c33badfa8907f2dabfd6b7b26e09d34b17e29b1bd7d");
+}
+TEST(StackedCircuitDigest, Production2KiB) {
+  EXPECT_EQ(digest_hex(stacked_shape("2KiB")),
+            "9b950dedd3ac0a450599f220c138cdbdcf669db9dc39150d3720087a5b3d1554");
+}
+
+TEST(StackedCircuit, UnknownShapesAreRefused) {
+  EXPECT_THROW(stacked_shape("16KiB"), Error);
+  EXPECT_THROW(stacked_test_shape("base-4"), Error);
+}
+
+}  // namespace
+}  // namespace cuzk::circuits
