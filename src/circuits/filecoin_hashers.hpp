@@ -29,6 +29,17 @@ void append_fr_bits_sha_order(CS& cs, const AllocatedNum& x, std::vector<Boolean
   out.insert(out.end(), b.begin(), b.end());
 }
 
+/// SHA-256 of two bit strings given least-significant bit first within each byte (sha256.rs
+/// `hash_leaf_bits_circuit`): each is padded to whole bytes, its bits reversed inside each byte, and
+/// the concatenation hashed as `sha256_hash_to_fr` does.
+template <class CS>
+AllocatedNum sha256_hash_leaf_bits(CS& cs, std::span<const Boolean> left, std::span<const Boolean> right) {
+  std::vector<Boolean> msg = reverse_bit_numbering({left.begin(), left.end()});
+  std::vector<Boolean> r = reverse_bit_numbering({right.begin(), right.end()});
+  msg.insert(msg.end(), r.begin(), r.end());
+  return sha256_hash_to_fr(cs, std::span<const Boolean>(msg));
+}
+
 /// Tree D's level hash, SHA-256 over the children's 32-byte representations (sha256.rs
 /// `hash_multi_leaf_circuit`): every child's bits first, then the hash.
 struct Sha256Hasher {

@@ -191,3 +191,120 @@ TEST(StackedCircuit, UnknownShapesAreRefused) {
 
 }  // namespace
 }  // namespace cuzk::circuits
+
+namespace cuzk::circuits {
+namespace {
+
+// ---- Filecoin's SHA-256 hasher and the per-level / per-block costs of POREP_CIRCUIT.md §2-§3 ----------
+
+// storage-proofs-core src/util.rs `hash_leaf_bits_circuit`: 512 allocated bits (LSB first in each byte),
+// the hash and the packing: 45,387 constraints, the value Filecoin's native SHA-256 node hash.
+TEST(FilecoinSha256, HashLeafBitsCountAndValue) {
+  std::mt19937_64 rng(21);
+  const Fr l = cuzk::test::random_fe<Fr>(rng), r = cuzk::test::random_fe<Fr>(rng);
+  Fr got;
+  auto run = run_modes([&](auto& cs) {
+    std::vector<Boolean> lb, rb;
+    for (auto [x, out] : {std::pair{&l, &lb}, {&r, &rb}}) {
+      auto bytes = fr_to_bytes(*x);
+      for (int i = 0; i < 256; i++)
+        out->push_back(Boolean::is(AllocatedBit::alloc(cs, (bytes[i / 8] >> (i % 8)) & 1)));
+    }
+    got = sha256_hash_leaf_bits(cs, std::span<const Boolean>(lb), std::span<const Boolean>(rb)).value;
+  });
+  EXPECT_EQ(run.constraints, 45387u);
+  const Fr pair[2] = {l, r};
+  EXPECT_EQ(got, sha256_of_nodes(pair));
+  EXPECT_TRUE(test::flip_fails(run, 100));
+}
+
+template <class F>
+size_t cost(F&& f) {
+  CountCs cs;
+  f(cs);
+  return cs.num_constraints();
+}
+
+TEST(FilecoinCosts, MerkleLevels) {
+  // One level: index bits, siblings, insert and the hash (§2 "Costs per level").
+  auto level = [](auto hasher, TreeShape shape) {
+    return cost([&](CountCs& cs) {
+      std::vector<Boolean> bits;
+      merkle_root<decltype(hasher)>(cs, shape, {}, AllocatedNum::alloc(cs, Fr::zero()), bits);
+    });
+  };
+  EXPECT_EQ(level(Sha256Hasher{}, {2, 1, 0, 0}), 45382u);
+  EXPECT_EQ(level(PoseidonHasher{}, {8, 1, 0, 0}), 530u);
+  EXPECT_EQ(level(PoseidonHasher{}, {2, 1, 0, 0}), 314u);
+}
+
+TEST(FilecoinCosts, Inclusions) {
+  // levels + 2 (pack_into_inputs, root equality).
+  auto inclusion = [](auto hasher, TreeShape shape) {
+    return cost([&](CountCs& cs) {
+      AllocatedNum leaf = AllocatedNum::alloc(cs, Fr::zero()), root = AllocatedNum::alloc(cs, Fr::zero());
+      enforce_inclusion<decltype(hasher)>(cs, shape, {}, leaf, root);
+    });
+  };
+  EXPECT_EQ(inclusion(PoseidonHasher{}, stacked_shape("32GiB").tree_rc), 5302u);
+  EXPECT_EQ(inclusion(PoseidonHasher{}, stacked_shape("2KiB").tree_rc), 1062u);
+  EXPECT_EQ(inclusion(PoseidonHasher{}, stacked_shape("64GiB").tree_rc), 5616u);
+  EXPECT_EQ(inclusion(Sha256Hasher{}, stacked_shape("32GiB").tree_d), 1361462u);
+}
+
+// create_label as the StackedCircuit calls it: allocated node bits and parents of 255 allocated bits
+// (bit 255 constant): 522,269 constraints; the value is the native SDR label.
+TEST(CreateLabel, CircuitCostAndNativeValue) {
+  std::mt19937_64 rng(22);
+  const Fr id = cuzk::test::random_fe<Fr>(rng);
+  std::vector<Fr> parent_vals(14);
+  for (auto& p : parent_vals) p = cuzk::test::random_fe<Fr>(rng);
+  const uint64_t node = 0x1234567;
+  const uint32_t layer = 5;
+  size_t label_cost = 0;
+  Fr got;
+  auto run = run_modes([&](auto& cs) {
+    AllocatedNum idn = AllocatedNum::alloc(cs, id);
+    auto id_bits = reverse_bit_numbering(to_bits_le(cs, idn));
+    UInt64 nd = UInt64::alloc(cs, node);
+    std::vector<std::vector<Boolean>> parents;
+    for (const Fr& p : parent_vals)
+      parents.push_back(reverse_bit_numbering(to_bits_le(cs, AllocatedNum::alloc(cs, p))));
+    std::vector<std::vector<Boolean>> expanded = parents;
+    expanded.insert(expanded.end(), parents.begin(), parents.end());
+    expanded.insert(expanded.end(), parents.begin(), parents.begin() + 9);
+    const size_t before = cs.num_constraints();
+    got = create_label(cs, std::span<const Boolean>(id_bits), expanded, layer, nd).value;
+    label_cost = cs.num_constraints() - before;
+  });
+  EXPECT_EQ(label_cost, 522269u);
+  // Native: SHA-256(replica_id ‖ layer BE ‖ node BE ‖ 20 zero bytes ‖ 37 parents), trimmed.
+  std::vector<uint8_t> msg;
+  auto idb = fr_to_bytes(id);
+  msg.insert(msg.end(), idb.begin(), idb.end());
+  for (int i = 3; i >= 0; i--) msg.push_back((uint8_t)(layer >> (8 * i)));
+  for (int i = 7; i >= 0; i--) msg.push_back((uint8_t)(node >> (8 * i)));
+  msg.resize(64, 0);
+  for (int k = 0; k < 37; k++) {
+    auto pb = fr_to_bytes(parent_vals[k < 28 ? k % 14 : k - 28]);
+    msg.insert(msg.end(), pb.begin(), pb.end());
+  }
+  EXPECT_EQ(got, digest_to_fr(Sha256::hash(msg)));
+  EXPECT_TRUE(test::flip_fails(run, 2));        // a replica-id bit
+  EXPECT_TRUE(test::flip_fails(run, 256 + 5));  // a node bit
+}
+
+TEST(FilecoinCosts, StackedTopLevelAndChallenges) {
+  // Top level 571 (replica id, commitments, comm_r = H(comm_c, comm_r_last)); per challenge 7,237,665 at
+  // 32 GiB and 1,343,675 at 2 KiB (§2 "Per-challenge totals").
+  auto total = [](const char* size) {
+    CountCs cs;
+    synthesize_stacked(cs, stacked_shape(size), nullptr);
+    return cs.num_constraints();
+  };
+  EXPECT_EQ(total("32GiB"), 571u + 18u * 7237665u);
+  EXPECT_EQ(total("2KiB"), 571u + 2u * 1343675u);
+}
+
+}  // namespace
+}  // namespace cuzk::circuits
