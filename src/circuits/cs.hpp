@@ -195,19 +195,43 @@ class Builder {
   /// when the builder keeps values.
   template <class V>
   Var alloc(V&& value) {
-    if constexpr (kValues) witness_.aux.push_back(eval(std::forward<V>(value)));
+    if constexpr (kValues) put_aux(eval(std::forward<V>(value)));
     return Var::aux(n_aux_++);
   }
   /// A new public input (bellperson's alloc_input).
   template <class V>
   Var alloc_input(V&& value) {
-    if constexpr (kValues) witness_.inputs.push_back(eval(std::forward<V>(value)));
+    if constexpr (kValues) {
+      if (in_out_) {
+        if (n_inputs_ >= in_end_) overflow("inputs", in_end_);
+        in_out_[n_inputs_ - in_first_] = eval(std::forward<V>(value));
+      } else {
+        witness_.inputs.push_back(eval(std::forward<V>(value)));
+      }
+    }
     return Var::input(n_inputs_++);
   }
   /// A new aux variable whose value is a bit (0 or 1); cheaper than alloc(Fr) in witness mode.
   Var alloc_bit(bool value) {
-    if constexpr (kValues) witness_.aux.push_back(value ? Fr::one() : Fr::zero());
+    if constexpr (kValues) put_aux(value ? Fr::one() : Fr::zero());
     return Var::aux(n_aux_++);
+  }
+
+  /// A witness builder for one block of a larger circuit whose layout is known in advance (parallel
+  /// witness generation): its variables are numbered from first_aux / first_input, as in the whole
+  /// circuit, and their values go straight to aux[j − first_aux] and inputs[i − first_input]. Throws
+  /// Error(kInternal) when the block allocates past the given spans. value() and witness() are not
+  /// available on a slice.
+  static Builder slice(std::span<Fr> aux, uint32_t first_aux, std::span<Fr> inputs,
+                       uint32_t first_input) requires(kValues && !kRecord) {
+    Builder b;
+    b.n_aux_ = b.aux_first_ = first_aux;
+    b.aux_end_ = first_aux + (uint32_t)aux.size();
+    b.aux_out_ = aux.data();
+    b.n_inputs_ = b.in_first_ = first_input;
+    b.in_end_ = first_input + (uint32_t)inputs.size();
+    b.in_out_ = inputs.data();
+    return b;
   }
 
   /// Adds the constraint ⟨A,w⟩·⟨B,w⟩ = ⟨C,w⟩; `fill(Lc& A, Lc& B, Lc& C)` builds the three linear
@@ -258,7 +282,23 @@ class Builder {
       return Fr(v);
   }
   void append(RecordedMatrix& m, Lc& lc);
+  void put_aux(const Fr& v) {
+    if (aux_out_) {
+      if (n_aux_ >= aux_end_) overflow("aux values", aux_end_);
+      aux_out_[n_aux_ - aux_first_] = v;
+    } else {
+      witness_.aux.push_back(v);
+    }
+  }
+  [[noreturn]] static void overflow(const char* what, uint32_t end) {
+    throw Error(ErrorCode::kInternal, std::string("circuit block allocates ") + what +
+                                          " past its slice (end " + std::to_string(end) + ")");
+  }
 
+  // Slice mode (slice()): where values go, and the index ranges the block owns.
+  Fr* aux_out_ = nullptr;
+  Fr* in_out_ = nullptr;
+  uint32_t aux_first_ = 0, aux_end_ = 0, in_first_ = 0, in_end_ = 0;
   uint32_t n_inputs_ = 1;
   uint32_t n_aux_ = 0;
   size_t n_constraints_ = 0;

@@ -1,5 +1,10 @@
 #include "circuits/stacked.hpp"
 
+#include <algorithm>
+#include <exception>
+
+#include "util/thread_pool.hpp"
+
 namespace cuzk::circuits {
 
 namespace {
@@ -50,55 +55,92 @@ std::span<const PathLevel> path_of(const std::vector<PathLevel>* p) {
     return {};
 }
 
-// params.rs `Proof::synthesize` for one challenge.
+// What one challenge's phases pass on to the next (params.rs `Proof::synthesize` split in three:
+// A = data leaf, parent columns, challenge; L = the labels, one per layer; C = encoding and c_x).
+struct ChallengeState {
+  AllocatedNum data_leaf;
+  std::vector<std::vector<AllocatedNum>> drg, exp;  // the parents' column rows
+  UInt64 challenge;
+  std::vector<AllocatedNum> labels;  // one per layer, filled by the label phase
+};
+
+// The circuit's top-level handles shared by every challenge.
+struct TopState {
+  AllocatedNum comm_d, comm_c, comm_r_last;
+  std::vector<Boolean> replica_id_bits;
+};
+
+// Phase A: a. the data leaf in tree D; b, c. the 6 DRG and 8 expander parent columns (rows, column
+// hash, inclusion in tree C); d. the challenge as 64 bits and a public input.
 template <class CS>
-void synthesize_challenge(CS& cs, const StackedShape& shape, const ChallengeWitness* w,
-                          const AllocatedNum& comm_d, const AllocatedNum& comm_c,
-                          const AllocatedNum& comm_r_last, const std::vector<Boolean>& replica_id_bits) {
-  const uint32_t layers = shape.layers;
-  // a. The data leaf in tree D.
-  AllocatedNum data_leaf = AllocatedNum::alloc(cs, [&] { return w->data_leaf; });
-  enforce_inclusion<Sha256Hasher>(cs, shape.tree_d, path_of<CS>(w ? &w->comm_d_path : nullptr), data_leaf,
-                                  comm_d);
-  // b, c. Parent columns: rows, column hash, inclusion in tree C.
-  std::vector<std::vector<AllocatedNum>> drg, exp;
+void challenge_phase_a(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
+                       ChallengeState& st) {
+  st.data_leaf = AllocatedNum::alloc(cs, [&] { return w->data_leaf; });
+  enforce_inclusion<Sha256Hasher>(cs, shape.tree_d, path_of<CS>(w ? &w->comm_d_path : nullptr), st.data_leaf,
+                                  top.comm_d);
+  st.drg.clear();
+  st.exp.clear();
   for (size_t k = 0; k < kDrgParents + kExpParents; k++) {
     const bool is_drg = k < kDrgParents;
     const ColumnOpening* col = w ? &(is_drg ? w->drg_parents[k] : w->exp_parents[k - kDrgParents]) : nullptr;
-    std::vector<AllocatedNum> rows = alloc_column(cs, col, layers);
+    std::vector<AllocatedNum> rows = alloc_column(cs, col, shape.layers);
     AllocatedNum h = column_hash(cs, rows);
-    enforce_inclusion<PoseidonHasher>(cs, shape.tree_rc, path_of<CS>(col ? &col->path : nullptr), h, comm_c);
-    (is_drg ? drg : exp).push_back(std::move(rows));
+    enforce_inclusion<PoseidonHasher>(cs, shape.tree_rc, path_of<CS>(col ? &col->path : nullptr), h,
+                                      top.comm_c);
+    (is_drg ? st.drg : st.exp).push_back(std::move(rows));
   }
-  // d. The challenge as 64 bits and a public input.
-  UInt64 challenge = UInt64::alloc(cs, w ? w->challenge : 0);
-  challenge.pack_into_input(cs);
-  // e. The labels of every layer; parents' bits are decomposed again for every layer.
-  std::vector<AllocatedNum> labels;
+  st.challenge = UInt64::alloc(cs, w ? w->challenge : 0);
+  st.challenge.pack_into_input(cs);
+}
+
+// e. The label of one layer; the parents' bits are decomposed again for every layer, as upstream does.
+template <class CS>
+AllocatedNum challenge_label(CS& cs, uint32_t layer, const TopState& top, const ChallengeState& st) {
   std::vector<std::vector<Boolean>> parents, expanded;
-  for (uint32_t layer = 1; layer <= layers; layer++) {
-    parents.clear();
-    for (const auto& col : drg) parents.push_back(reverse_bit_numbering(to_bits_le(cs, col[layer - 1])));
-    if (layer > 1)
-      for (const auto& col : exp) parents.push_back(reverse_bit_numbering(to_bits_le(cs, col[layer - 2])));
-    expanded.clear();
-    if (layer > 1) {
-      for (int rep = 0; rep < 2; rep++) expanded.insert(expanded.end(), parents.begin(), parents.end());
-      expanded.insert(expanded.end(), parents.begin(), parents.begin() + 9);
-    } else {
-      for (int rep = 0; rep < 6; rep++) expanded.insert(expanded.end(), parents.begin(), parents.end());
-      expanded.push_back(parents[0]);
-    }
-    labels.push_back(create_label(cs, std::span<const Boolean>(replica_id_bits), expanded, layer, challenge));
+  for (const auto& col : st.drg) parents.push_back(reverse_bit_numbering(to_bits_le(cs, col[layer - 1])));
+  if (layer > 1)
+    for (const auto& col : st.exp) parents.push_back(reverse_bit_numbering(to_bits_le(cs, col[layer - 2])));
+  if (layer > 1) {
+    for (int rep = 0; rep < 2; rep++) expanded.insert(expanded.end(), parents.begin(), parents.end());
+    expanded.insert(expanded.end(), parents.begin(), parents.begin() + 9);
+  } else {
+    for (int rep = 0; rep < 6; rep++) expanded.insert(expanded.end(), parents.begin(), parents.end());
+    expanded.push_back(parents[0]);
   }
-  // f. The encoding (last label + data leaf) in tree R.
-  AllocatedNum encoded = add(cs, labels.back(), data_leaf);
+  return create_label(cs, std::span<const Boolean>(top.replica_id_bits), expanded, layer, st.challenge);
+}
+
+// Phase C: f. the encoding (last label + data leaf) in tree R; g. the challenged column in tree C.
+template <class CS>
+void challenge_phase_c(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
+                       const ChallengeState& st) {
+  AllocatedNum encoded = add(cs, st.labels.back(), st.data_leaf);
   enforce_inclusion<PoseidonHasher>(cs, shape.tree_rc, path_of<CS>(w ? &w->comm_r_last_path : nullptr),
-                                    encoded, comm_r_last);
-  // g. The challenged column (its labels) in tree C.
-  AllocatedNum c_x = column_hash(cs, labels);
+                                    encoded, top.comm_r_last);
+  AllocatedNum c_x = column_hash(cs, st.labels);
   enforce_inclusion<PoseidonHasher>(cs, shape.tree_rc, path_of<CS>(w ? &w->comm_c_path : nullptr), c_x,
-                                    comm_c);
+                                    top.comm_c);
+}
+
+// The top level before the challenges: replica_id, comm_d, comm_r (inputs), comm_r_last, comm_c and
+// comm_r = Poseidon2(comm_c, comm_r_last) (proof.rs `StackedCircuit::synthesize`).
+template <class CS>
+TopState synthesize_top(CS& cs, const StackedWitness* w) {
+  const Fr zero = Fr::zero();
+  TopState top;
+  AllocatedNum replica_id = AllocatedNum::alloc(cs, w ? w->replica_id : zero);
+  inputize(cs, replica_id);
+  top.replica_id_bits = reverse_bit_numbering(to_bits_le(cs, replica_id));
+  top.comm_d = AllocatedNum::alloc(cs, w ? w->comm_d : zero);
+  inputize(cs, top.comm_d);
+  AllocatedNum comm_r = AllocatedNum::alloc(cs, w ? w->comm_r : zero);
+  inputize(cs, comm_r);
+  top.comm_r_last = AllocatedNum::alloc(cs, w ? w->comm_r_last : zero);
+  top.comm_c = AllocatedNum::alloc(cs, w ? w->comm_c : zero);
+  const AllocatedNum pre[2] = {top.comm_c, top.comm_r_last};
+  AllocatedNum h = poseidon_hash(cs, std::span<const AllocatedNum>(pre), poseidon_constants(2));
+  enforce_equal(cs, comm_r, h);
+  return top;
 }
 
 }  // namespace
@@ -111,22 +153,122 @@ void synthesize_stacked(CS& cs, const StackedShape& shape, const StackedWitness*
   } else {
     w = nullptr;
   }
-  const Fr zero = Fr::zero();
-  AllocatedNum replica_id = AllocatedNum::alloc(cs, w ? w->replica_id : zero);
-  inputize(cs, replica_id);
-  const std::vector<Boolean> replica_id_bits = reverse_bit_numbering(to_bits_le(cs, replica_id));
-  AllocatedNum comm_d = AllocatedNum::alloc(cs, w ? w->comm_d : zero);
-  inputize(cs, comm_d);
-  AllocatedNum comm_r = AllocatedNum::alloc(cs, w ? w->comm_r : zero);
-  inputize(cs, comm_r);
-  AllocatedNum comm_r_last = AllocatedNum::alloc(cs, w ? w->comm_r_last : zero);
-  AllocatedNum comm_c = AllocatedNum::alloc(cs, w ? w->comm_c : zero);
-  const AllocatedNum pre[2] = {comm_c, comm_r_last};
-  AllocatedNum h = poseidon_hash(cs, std::span<const AllocatedNum>(pre), poseidon_constants(2));
-  enforce_equal(cs, comm_r, h);
-  for (uint32_t i = 0; i < shape.challenges; i++)
-    synthesize_challenge(cs, shape, w ? &w->challenges[i] : nullptr, comm_d, comm_c, comm_r_last,
-                         replica_id_bits);
+  const TopState top = synthesize_top(cs, w);
+  ChallengeState st;
+  for (uint32_t i = 0; i < shape.challenges; i++) {
+    const ChallengeWitness* cw = w ? &w->challenges[i] : nullptr;
+    challenge_phase_a(cs, shape, cw, top, st);
+    st.labels.clear();
+    for (uint32_t layer = 1; layer <= shape.layers; layer++)
+      st.labels.push_back(challenge_label(cs, layer, top, st));
+    challenge_phase_c(cs, shape, cw, top, st);
+  }
+}
+
+StackedLayout stacked_layout(const StackedShape& shape) {
+  // Every challenge has the same structure: count its phases once, in upstream's order.
+  CountCs cs;
+  const TopState top = synthesize_top(cs, nullptr);
+  StackedLayout l;
+  l.top_aux = cs.num_aux();
+  l.top_inputs = cs.num_inputs();
+  ChallengeState st;
+  uint32_t aux0 = cs.num_aux(), in0 = cs.num_inputs();
+  challenge_phase_a(cs, shape, nullptr, top, st);
+  l.phase_a_aux = cs.num_aux() - aux0;
+  l.phase_a_inputs = cs.num_inputs() - in0;
+  for (uint32_t layer = 1; layer <= std::min<uint32_t>(shape.layers, 2); layer++) {
+    aux0 = cs.num_aux();
+    st.labels.push_back(challenge_label(cs, layer, top, st));
+    (layer == 1 ? l.label1_aux : l.label_aux) = cs.num_aux() - aux0;
+  }
+  while (st.labels.size() < shape.layers) st.labels.push_back(st.labels.back());
+  aux0 = cs.num_aux();
+  in0 = cs.num_inputs();
+  challenge_phase_c(cs, shape, nullptr, top, st);
+  l.phase_c_aux = cs.num_aux() - aux0;
+  l.phase_c_inputs = cs.num_inputs() - in0;
+  l.challenge_aux = l.phase_a_aux + l.label1_aux + (shape.layers - 1) * l.label_aux + l.phase_c_aux;
+  l.challenge_inputs = l.phase_a_inputs + l.phase_c_inputs;
+  l.n_aux = l.top_aux + shape.challenges * l.challenge_aux;
+  l.n_inputs = l.top_inputs + shape.challenges * l.challenge_inputs;
+  return l;
+}
+
+std::vector<Fr> stacked_witness(const StackedShape& shape, const StackedWitness& w, const StackedLayout& l,
+                                ThreadPool& pool) {
+  check_witness(shape, w);
+  std::vector<Fr> full(size_t{l.n_inputs} + l.n_aux);
+  std::span<Fr> inputs(full.data(), l.n_inputs), aux(full.data() + l.n_inputs, l.n_aux);
+  inputs[0] = Fr::one();
+  // The top level, sequentially.
+  WitnessCs head = WitnessCs::slice(aux.first(l.top_aux), 0, inputs.subspan(1, l.top_inputs - 1), 1);
+  const TopState top = synthesize_top(head, &w);
+  // Where challenge i's blocks start.
+  auto aux_at = [&](uint32_t i) { return l.top_aux + i * l.challenge_aux; };
+  auto in_at = [&](uint32_t i) { return l.top_inputs + i * l.challenge_inputs; };
+  auto label_at = [&](uint32_t i, uint32_t layer) {
+    return aux_at(i) + l.phase_a_aux + (layer == 1 ? 0 : l.label1_aux + (layer - 2) * l.label_aux);
+  };
+  std::vector<ChallengeState> st(shape.challenges);
+  std::vector<std::exception_ptr> errors(shape.challenges * (shape.layers + 2));
+  auto guarded = [&](size_t slot, auto&& f) {
+    try {
+      f();
+    } catch (...) {
+      errors[slot] = std::current_exception();
+    }
+  };
+  auto rethrow = [&] {
+    for (auto& e : errors)
+      if (e) std::rethrow_exception(e);
+  };
+  // Phase A of every challenge in parallel.
+  pool.parallel_for(
+      shape.challenges,
+      [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; i++)
+          guarded(i, [&] {
+            const uint32_t a0 = aux_at((uint32_t)i), i0 = in_at((uint32_t)i);
+            WitnessCs cs = WitnessCs::slice(aux.subspan(a0, l.phase_a_aux), a0,
+                                            inputs.subspan(i0, l.phase_a_inputs), i0);
+            challenge_phase_a(cs, shape, &w.challenges[i], top, st[i]);
+            st[i].labels.resize(shape.layers);
+          });
+      },
+      1);
+  rethrow();
+  // Every label of every challenge in parallel: the bulk of the work.
+  const size_t n_labels = size_t{shape.challenges} * shape.layers;
+  pool.parallel_for(
+      n_labels,
+      [&](size_t b, size_t e) {
+        for (size_t t = b; t < e; t++)
+          guarded(shape.challenges + t, [&] {
+            const uint32_t i = (uint32_t)(t / shape.layers), layer = (uint32_t)(t % shape.layers) + 1;
+            const uint32_t a0 = label_at(i, layer), n = layer == 1 ? l.label1_aux : l.label_aux;
+            WitnessCs cs = WitnessCs::slice(aux.subspan(a0, n), a0, {}, in_at(i) + l.phase_a_inputs);
+            st[i].labels[layer - 1] = challenge_label(cs, layer, top, st[i]);
+          });
+      },
+      1);
+  rethrow();
+  // Phase C of every challenge in parallel.
+  pool.parallel_for(
+      shape.challenges,
+      [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; i++)
+          guarded(i, [&] {
+            const uint32_t a0 = aux_at((uint32_t)i + 1) - l.phase_c_aux;
+            const uint32_t i0 = in_at((uint32_t)i) + l.phase_a_inputs;
+            WitnessCs cs = WitnessCs::slice(aux.subspan(a0, l.phase_c_aux), a0,
+                                            inputs.subspan(i0, l.phase_c_inputs), i0);
+            challenge_phase_c(cs, shape, &w.challenges[i], top, st[i]);
+          });
+      },
+      1);
+  rethrow();
+  return full;
 }
 
 template void synthesize_stacked(CountCs&, const StackedShape&, const StackedWitness*);

@@ -13,6 +13,10 @@
 #include "circuits/create_label.hpp"
 #include "circuits/porep_witness.hpp"
 
+namespace cuzk {
+class ThreadPool;
+}
+
 namespace cuzk::circuits {
 
 /// Synthesizes one partition of `shape` into cs. `w` is required in the value modes (CS::kValues) and
@@ -20,5 +24,24 @@ namespace cuzk::circuits {
 /// challenge count, column height, parent count or path shape), naming the challenge and the part.
 template <class CS>
 void synthesize_stacked(CS& cs, const StackedShape& shape, const StackedWitness* w);
+
+/// Where the blocks of a partition's variables lie (every challenge has the same structure): the top
+/// level, then per challenge phase A (data leaf, parent columns, challenge), the labels (layer 1, then
+/// the others, each of label_aux), phase C (encoding, c_x). Counted once per shape in count mode.
+struct StackedLayout {
+  uint32_t top_aux = 0, top_inputs = 0;  ///< top_inputs includes ONE
+  uint32_t phase_a_aux = 0, phase_a_inputs = 0, label1_aux = 0, label_aux = 0, phase_c_aux = 0,
+           phase_c_inputs = 0;
+  uint32_t challenge_aux = 0, challenge_inputs = 0;
+  uint32_t n_aux = 0, n_inputs = 0;  ///< the whole partition (n_inputs with ONE)
+};
+StackedLayout stacked_layout(const StackedShape& shape);
+
+/// The witness of one partition, inputs ‖ aux (n_inputs + n_aux values, Montgomery form, [0] = ONE),
+/// the same values synthesize_stacked computes in witness mode, made on `pool`: phase A of all
+/// challenges, then all challenge × layer labels, then phase C, each block writing its own slice.
+/// Throws Error(kInvalidArgument) when the witness does not fit the shape.
+std::vector<Fr> stacked_witness(const StackedShape& shape, const StackedWitness& w,
+                                const StackedLayout& layout, ThreadPool& pool);
 
 }  // namespace cuzk::circuits
