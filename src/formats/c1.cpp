@@ -116,19 +116,57 @@ int b64_value(char c) {
   return -1;
 }
 
-// Decodes `n` base64 characters at `data` into `data` itself (the output never overtakes the input);
-// returns the decoded length.
-size_t base64_decode_inplace(char* data, size_t n, const std::string& what) {
-  if (n % 4 != 0)
-    throw Error(ErrorCode::kInvalidFile,
-                what + ": base64 length " + std::to_string(n) + " is not a multiple of 4");
-  size_t out = 0;
-  for (size_t i = 0; i < n; i += 4) {
-    int v[4];
-    int pad = 0;
+// A forward pass over standard padded base64 text yielding the decoded bytes one at a time, so that
+// a large payload (Curio's Phase1Out) is parsed without ever being decoded into memory. The end
+// iterator is default-constructed; invalid characters throw Error(kInvalidFile, "<what>: …").
+class Base64Iter {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+
+  Base64Iter() = default;
+  Base64Iter(const char* begin, const char* end, const std::string* what)
+      : begin_(begin), p_(begin), end_(end), what_(what) {
+    if ((end - begin) % 4 != 0)
+      throw Error(ErrorCode::kInvalidFile,
+                  *what + ": base64 length " + std::to_string(end - begin) + " is not a multiple of 4");
+    fill();
+  }
+  // Throws as the iteration would, without decoding.
+  static void check(const char* begin, const char* end, const std::string& what) {
+    if ((end - begin) % 4 != 0)
+      throw Error(ErrorCode::kInvalidFile,
+                  what + ": base64 length " + std::to_string(end - begin) + " is not a multiple of 4");
+    for (const char* p = begin; p < end; p++)
+      if (b64_value(*p) < 0 && !(*p == '=' && end - p <= 2 && (p + 1 == end || p[1] == '=')))
+        throw Error(ErrorCode::kInvalidFile,
+                    what + ": invalid base64 character at offset " + std::to_string(p - begin));
+  }
+  reference operator*() const { return buf_[i_]; }
+  Base64Iter& operator++() {
+    if (++i_ == n_) fill();
+    return *this;
+  }
+  Base64Iter operator++(int) {
+    Base64Iter t = *this;
+    ++*this;
+    return t;
+  }
+  // Only comparisons with the end iterator are meaningful.
+  bool operator==(const Base64Iter& o) const { return (i_ >= n_) == (o.i_ >= o.n_); }
+
+ private:
+  void fill() {
+    i_ = n_ = 0;
+    if (p_ == end_) return;
+    int v[4], pad = 0;
+    const bool last = p_ + 4 == end_;
     for (int k = 0; k < 4; k++) {
-      char c = data[i + k];
-      if (c == '=' && i + 4 == n && k >= 2) {
+      const char c = p_[k];
+      if (c == '=' && last && k >= 2) {
         v[k] = 0;
         pad++;
         continue;
@@ -136,15 +174,20 @@ size_t base64_decode_inplace(char* data, size_t n, const std::string& what) {
       v[k] = b64_value(c);
       if (v[k] < 0 || pad)
         throw Error(ErrorCode::kInvalidFile,
-                    what + ": invalid base64 character at offset " + std::to_string(i + k));
+                    *what_ + ": invalid base64 character at offset " + std::to_string(p_ - begin_ + k));
     }
-    uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
-    data[out++] = (char)(w >> 16);
-    if (pad < 2) data[out++] = (char)(w >> 8);
-    if (pad < 1) data[out++] = (char)w;
+    const uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
+    buf_[0] = (char)(w >> 16);
+    buf_[1] = (char)(w >> 8);
+    buf_[2] = (char)w;
+    n_ = 3 - pad;
+    p_ += 4;
   }
-  return out;
-}
+  const char *begin_ = nullptr, *p_ = nullptr, *end_ = nullptr;
+  const std::string* what_ = nullptr;
+  char buf_[3]{};
+  int i_ = 0, n_ = 0;
+};
 }  // namespace
 
 std::string base64_encode(std::span<const uint8_t> b) {
@@ -169,9 +212,11 @@ std::string base64_encode(std::span<const uint8_t> b) {
 }
 
 std::vector<uint8_t> base64_decode(std::string_view text, const std::string& what) {
-  std::string buf(text);
-  size_t n = base64_decode_inplace(buf.data(), buf.size(), what);
-  return std::vector<uint8_t>(buf.begin(), buf.begin() + (ptrdiff_t)n);
+  std::vector<uint8_t> out;
+  out.reserve(text.size() / 4 * 3);
+  for (Base64Iter it(text.data(), text.data() + text.size(), &what), end; it != end; ++it)
+    out.push_back((uint8_t)*it);
+  return out;
 }
 
 // ---- reading ------------------------------------------------------------------------------------
@@ -642,12 +687,114 @@ std::string size_of_shape_key(const std::string& key) {
   return "";
 }
 
+// Where the string value of a top-level "Phase1Out" lies in `b` ([first, second) between the quotes)
+// if `b` looks like Curio's envelope with an escape-free Phase1Out; nullopt otherwise, and at once for
+// a raw C1 (its first key is a C1 field). A heuristic pre-scan only: the SAX parse validates.
+std::optional<std::pair<size_t, size_t>> find_phase1_out(std::string_view b) {
+  size_t i = 0;
+  const size_t n = b.size();
+  auto ws = [&] {
+    while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r')) i++;
+  };
+  auto skip_string = [&] {  // at '"'
+    for (i++; i < n && b[i] != '"'; i++)
+      if (b[i] == '\\') i++;
+    if (i >= n) return false;
+    i++;
+    return true;
+  };
+  auto skip_value = [&] {
+    ws();
+    if (i >= n) return false;
+    if (b[i] == '"') return skip_string();
+    if (b[i] == '{' || b[i] == '[') {
+      for (int depth = 0; i < n;) {
+        const char c = b[i];
+        if (c == '"') {
+          if (!skip_string()) return false;
+          continue;
+        }
+        if (c == '{' || c == '[') depth++;
+        if ((c == '}' || c == ']') && --depth == 0) {
+          i++;
+          return true;
+        }
+        i++;
+      }
+      return false;
+    }
+    while (i < n && b[i] != ',' && b[i] != '}') i++;
+    return true;
+  };
+  ws();
+  if (i >= n || b[i] != '{') return std::nullopt;
+  i++;
+  for (;;) {
+    ws();
+    if (i >= n || b[i] != '"') return std::nullopt;
+    const size_t k0 = i + 1;
+    if (!skip_string()) return std::nullopt;
+    const std::string_view key = b.substr(k0, i - 1 - k0);
+    ws();
+    if (i >= n || b[i] != ':') return std::nullopt;
+    i++;
+    ws();
+    if (key == "Phase1Out") {
+      if (i >= n || b[i] != '"') return std::nullopt;
+      size_t j = i + 1;
+      while (j < n && b[j] != '"' && b[j] != '\\') j++;
+      if (j >= n || b[j] != '"') return std::nullopt;
+      return std::pair{i + 1, j};
+    }
+    if (key == "registered_proof" || key == "vanilla_proofs" || key == "comm_r" || key == "comm_d")
+      return std::nullopt;
+    if (!skip_value()) return std::nullopt;
+    ws();
+    if (i >= n || b[i] != ',') return std::nullopt;
+    i++;
+  }
+}
+
+// Iterates over the input but jumps over [skip_from, skip_to) (the Phase1Out string's contents).
+class SkipIter {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+
+  SkipIter(const char* p, const char* skip_from, const char* skip_to)
+      : p_(p), from_(skip_from), to_(skip_to) {}
+  reference operator*() const { return *p_; }
+  SkipIter& operator++() {
+    if (++p_ == from_) p_ = to_;
+    return *this;
+  }
+  SkipIter operator++(int) {
+    SkipIter t = *this;
+    ++*this;
+    return t;
+  }
+  bool operator==(const SkipIter& o) const { return p_ == o.p_; }
+
+ private:
+  const char *p_, *from_, *to_;
+};
+
 // The streaming reader: a SAX handler that walks the top level and vanilla_proofs itself and builds a
 // JSON tree only for one top-level value or one vanilla proof at a time.
 class C1Sax {
  public:
   C1Sax(const std::string& source, bool allow_envelope)
       : source_(source), allow_envelope_(allow_envelope), tree_(source) {}
+  // The Phase1Out string lies at [begin, end) of the input and the parser sees it as "" (SkipIter).
+  void set_phase1_out(const char* begin, const char* end, size_t offset) {
+    phase1_begin_ = begin;
+    phase1_end_ = end;
+    skipped_at_ = offset;
+    skipped_ = (size_t)(end - begin);
+  }
 
   // nlohmann SAX interface.
   bool null() { return scalar(json(nullptr)); }
@@ -658,7 +805,11 @@ class C1Sax {
   bool binary(json::binary_t&) { return scalar(json()); }  // not produced by JSON text
   bool string(std::string& s) {
     if (!dom_.active() && st_ == St::kTopValue && top_key_ == "Phase1Out" && allow_envelope_) {
-      phase1_out_ = std::move(s);  // taken, not copied: it can be tens of MB
+      if (!phase1_begin_) {  // not located by find_phase1_out: take the lexer's copy (no second one)
+        phase1_out_ = std::move(s);
+        phase1_begin_ = phase1_out_.data();
+        phase1_end_ = phase1_out_.data() + phase1_out_.size();
+      }
       have_phase1_out_ = true;
       st_ = St::kTop;
       return true;
@@ -770,6 +921,7 @@ class C1Sax {
     return true;
   }
   bool parse_error(size_t pos, const std::string&, const nlohmann::detail::exception& e) {
+    if (skipped_ && pos > skipped_at_) pos += skipped_;  // find_phase1_out's skipped string
     std::string w = where() + (dom_.active() ? dom_.path() : "");
     fail(w, "malformed JSON at byte " + std::to_string(pos) + ": " + e.what());
   }
@@ -912,12 +1064,12 @@ class C1Sax {
         fail(k, "a C1 field next to Phase1Out: neither a C1 output nor Curio's envelope");
     for (const char* k : {"SectorNum", "SectorSize"})
       if (!top_keys_.count(k)) fail("", std::string("Curio envelope: missing field '") + k + "'");
-    std::string inner_source = source_ + ": Phase1Out";
-    size_t n = base64_decode_inplace(phase1_out_.data(), phase1_out_.size(), inner_source);
-    phase1_out_.resize(n);
-    phase1_out_.shrink_to_fit();
+    const std::string inner_source = source_ + ": Phase1Out";
     C1Sax inner(inner_source, false);
-    nlohmann::json::sax_parse(phase1_out_.data(), phase1_out_.data() + phase1_out_.size(), &inner);
+    // The base64 is checked first (a JSON error must not mask a base64 one), then decoded while the
+    // inner JSON is parsed: the decoded JSON is never held.
+    Base64Iter::check(phase1_begin_, phase1_end_, inner_source);
+    nlohmann::json::sax_parse(Base64Iter(phase1_begin_, phase1_end_, &inner_source), Base64Iter(), &inner);
     std::string().swap(phase1_out_);
     C1Output c1 = inner.finish();
     if (sector_size_ != c1.registered_proof.sector_size)
@@ -938,7 +1090,9 @@ class C1Sax {
   StackedShape shape_;
   std::optional<ProofReader> proofs_;
   C1Output out_;
-  std::string phase1_out_;
+  std::string phase1_out_;  // the lexer's copy of Phase1Out, when it was not located in the input
+  const char *phase1_begin_ = nullptr, *phase1_end_ = nullptr;
+  size_t skipped_at_ = 0, skipped_ = 0;
   bool have_phase1_out_ = false;
   uint64_t sector_num_ = 0, sector_size_ = 0;
 };
@@ -946,9 +1100,17 @@ class C1Sax {
 }  // namespace
 
 C1Output read_c1(std::span<const uint8_t> bytes, const std::string& source) {
-  C1Sax sax(source, true);
   const char* b = reinterpret_cast<const char*>(bytes.data());
-  nlohmann::json::sax_parse(b, b + bytes.size(), &sax);
+  C1Sax sax(source, true);
+  if (auto r = find_phase1_out(std::string_view(b, bytes.size()))) {
+    // Curio's envelope: parse it with the (large) Phase1Out string skipped, then decode and parse
+    // that string in one pass.
+    sax.set_phase1_out(b + r->first, b + r->second, r->first);
+    nlohmann::json::sax_parse(SkipIter(b, b + r->first, b + r->second),
+                              SkipIter(b + bytes.size(), nullptr, nullptr), &sax);
+  } else {
+    nlohmann::json::sax_parse(b, b + bytes.size(), &sax);
+  }
   return sax.finish();
 }
 

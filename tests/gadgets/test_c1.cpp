@@ -66,7 +66,9 @@ struct Gen {
     return c;
   }
 
-  C1Output make(const RegisteredSealProof& rp) {
+  // A C1 of `rp` with its partition count, or `partitions` of them when given (the writer does not
+  // mind; the reader refuses).
+  C1Output make(const RegisteredSealProof& rp, uint32_t partitions = 0) {
     const circuits::StackedShape s = circuits::stacked_shape(std::string(rp.size));
     C1Output c1;
     c1.registered_proof = rp;
@@ -78,7 +80,7 @@ struct Gen {
     for (auto* b : {&c1.seed, &c1.ticket})
       for (auto& x : *b) x = (uint8_t)rng();
     c1.seed[0] |= 1;
-    for (uint32_t k = 0; k < rp.partitions; k++) {
+    for (uint32_t k = 0; k < (partitions ? partitions : rp.partitions); k++) {
       auto& part = c1.vanilla_proofs.emplace_back();
       for (uint32_t i = 0; i < rp.challenges_per_partition; i++) {
         const uint64_t challenge = rng() % s.nodes;
@@ -256,24 +258,28 @@ TEST(C1RoundTrip, OutputIsCompactJsonInRustFieldOrder) {
 }
 
 TEST(C1RoundTrip, SubAndTopProofsOf32And64GiB) {
-  // One partition's worth is enough for the format; the partition count check is tested below.
   for (const char* name : {"StackedDrg32GiBV1_1", "StackedDrg64GiBV1_1"}) {
+    // The structure on one partition (the writer does not validate), the round trip on all 10.
     Gen g(9);
-    C1Output c1 = g.make(rp(name));
-    std::string s = write_c1_json(c1);
-    ojson j = ojson::parse(s);
+    C1Output c1 = g.make(rp(name), 1);
+    ojson j = ojson::parse(write_c1_json(c1));
     const ojson& m = j["vanilla_proofs"][c1.shape_key][0][0]["comm_r_last_proof"]["data"];
     if (std::string(name) == "StackedDrg32GiBV1_1") {
       EXPECT_EQ(m["Sub"]["base_proof"]["path"].size(), 9u);
       EXPECT_EQ(m["Sub"]["sub_proof"]["path"].size(), 1u);
       EXPECT_EQ(m["Sub"]["sub_proof"]["path"][0]["hashes"].size(), 7u);
+      std::vector<std::string> k;
+      for (auto it = m["Sub"].begin(); it != m["Sub"].end(); ++it) k.push_back(it.key());
+      EXPECT_EQ(k, (std::vector<std::string>{"base_proof", "sub_proof", "root", "leaf"}));
     } else {
+      EXPECT_EQ(m["Top"]["base_proof"]["path"].size(), 9u);
       EXPECT_EQ(m["Top"]["top_proof"]["path"][0]["hashes"].size(), 1u);
       std::vector<std::string> k;
       for (auto it = m["Top"].begin(); it != m["Top"].end(); ++it) k.push_back(it.key());
       EXPECT_EQ(k, (std::vector<std::string>{"base_proof", "sub_proof", "top_proof", "root", "leaf"}));
+      const std::string s = write_c1_json(g.make(rp(name)));
+      EXPECT_EQ(write_c1_json(read(s)), s) << name;
     }
-    EXPECT_EQ(write_c1_json(read(s)), s) << name;
   }
 }
 
@@ -310,6 +316,17 @@ TEST(C1Envelope, ReadsLikeTheRawJson) {
                      {"registered_proof", "StackedDrg2KiBV1"}}
                    .dump(),
                "test.json: registered_proof: a C1 field next to Phase1Out");
+  // A Phase1Out with JSON escapes ("\u0065" for "e") takes the parser's unescaped copy instead.
+  std::string escaped = env;
+  const size_t at = escaped.find("\"Phase1Out\":\"") + 13;
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "\\u%04x", (unsigned)escaped[at]);
+  escaped.replace(at, 1, hex);
+  EXPECT_EQ(write_c1_json(read(escaped)), raw);
+  // Errors after the skipped Phase1Out string report the input's byte offset.
+  std::string broken = env;
+  broken.insert(broken.size() - 1, ",");
+  expect_error(broken, "malformed JSON at byte " + std::to_string(broken.size()));
   // An error inside the envelope names both.
   ojson inner = ojson::parse(raw);
   inner["vanilla_proofs"]["StackedDrg2KiBV1"][0][1]["labeling_proofs"][1]["layer_index"] = 7;
@@ -670,8 +687,9 @@ TEST(C1Measure, ReadFile) {
   const char* path = std::getenv("CUZK_C1_FILE");
   if (!path) GTEST_SKIP() << "run by C1Large.Read32GiBShaped";
   const long base = status_kb("VmHWM:");
-  std::ifstream f(path, std::ios::binary);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes(std::filesystem::file_size(path));
+  std::ifstream(path, std::ios::binary)
+      .read(reinterpret_cast<char*>(bytes.data()), (std::streamsize)bytes.size());
   const long loaded = status_kb("VmHWM:");
   auto t0 = std::chrono::steady_clock::now();
   C1Output c1 = read_c1(bytes, path);
