@@ -616,6 +616,36 @@ TEST(C1Validation, DuplicateFieldsAndMalformedJson) {
   EXPECT_EQ(write_c1_json(read(extra)), good);
 }
 
+// Random byte changes: every input either reads or throws cuzk::Error (never another exception).
+TEST(C1Validation, RandomCorruptionsThrowOnlyCuzkErrors) {
+  Gen g(35);
+  const C1Output c1 = g.make(rp("StackedDrg2KiBV1"));
+  const std::string raw = write_c1_json(c1), env = write_c1_envelope_json(c1, 3);
+  std::mt19937_64 rng(8);
+  const char alphabet[] = "0123456789,[]{}\":-.e ntfA=/+";
+  int errors = 0;
+  for (int t = 0; t < 400; t++) {
+    std::string s = t % 4 == 3 ? env : raw;
+    for (int k = 0, n = 1 + (int)(rng() % 3); k < n; k++) {
+      size_t at = rng() % s.size();
+      if (rng() % 2)
+        s[at] = alphabet[rng() % (sizeof alphabet - 1)];
+      else
+        s.erase(at, 1 + rng() % 8);
+    }
+    try {
+      read(s);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kInvalidFile) << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind("test.json: ", 0), 0u) << e.what();
+      errors++;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "not a cuzk::Error: " << e.what();
+    }
+  }
+  EXPECT_GT(errors, 350);
+}
+
 // ---- the circuit's view -----------------------------------------------------------------------
 
 TEST(C1Witness, PartitionWitnessIsWhatTheCircuitReads) {
