@@ -10,6 +10,7 @@
 #include "hash/poseidon.hpp"
 #include "random.hpp"
 #include "support.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::circuits {
 namespace {
@@ -304,6 +305,95 @@ TEST(FilecoinCosts, StackedTopLevelAndChallenges) {
   };
   EXPECT_EQ(total("32GiB"), 571u + 18u * 7237665u);
   EXPECT_EQ(total("2KiB"), 571u + 2u * 1343675u);
+}
+
+}  // namespace
+}  // namespace cuzk::circuits
+
+namespace cuzk::circuits {
+namespace {
+
+// A witness of the right shape with random values (not satisfying: the roots are random).
+StackedWitness random_stacked_witness(const StackedShape& shape, std::mt19937_64& rng) {
+  auto fe = [&] { return cuzk::test::random_fe<Fr>(rng); };
+  auto path = [&](const TreeShape& t) {
+    std::vector<PathLevel> p(t.levels());
+    for (size_t i = 0; i < p.size(); i++) {
+      p[i].index = (uint32_t)(rng() % t.arity(i));
+      for (uint32_t k = 0; k + 1 < t.arity(i); k++) p[i].siblings.push_back(fe());
+    }
+    return p;
+  };
+  auto column = [&] {
+    ColumnOpening c;
+    for (uint32_t l = 0; l < shape.layers; l++) c.rows.push_back(fe());
+    c.path = path(shape.tree_rc);
+    return c;
+  };
+  StackedWitness w{fe(), fe(), fe(), fe(), fe(), {}};
+  for (uint32_t i = 0; i < shape.challenges; i++) {
+    ChallengeWitness c;
+    c.challenge = 1 + rng() % (shape.nodes - 1);
+    c.data_leaf = fe();
+    c.comm_d_path = path(shape.tree_d);
+    for (size_t k = 0; k < kDrgParents; k++) c.drg_parents.push_back(column());
+    for (size_t k = 0; k < kExpParents; k++) c.exp_parents.push_back(column());
+    c.comm_r_last_path = path(shape.tree_rc);
+    c.comm_c_path = path(shape.tree_rc);
+    w.challenges.push_back(std::move(c));
+  }
+  return w;
+}
+
+// The parallel witness (blocks in slices, on a pool) equals the sequential witness mode, value for value.
+TEST(StackedWitness, ParallelEqualsSequential) {
+  for (const char* name : {"base-8", "top-8-4-2"}) {
+    const StackedShape shape = stacked_test_shape(name);
+    std::mt19937_64 rng(41);
+    const StackedWitness w = random_stacked_witness(shape, rng);
+    WitnessCs seq;
+    synthesize_stacked(seq, shape, &w);
+    const StackedLayout layout = stacked_layout(shape);
+    EXPECT_EQ(layout.n_aux, seq.num_aux());
+    EXPECT_EQ(layout.n_inputs, seq.num_inputs());
+    ThreadPool pool(3);
+    const std::vector<Fr> par = stacked_witness(shape, w, layout, pool);
+    const Witness& sw = seq.witness();
+    ASSERT_EQ(par.size(), sw.inputs.size() + sw.aux.size());
+    EXPECT_TRUE(std::equal(sw.inputs.begin(), sw.inputs.end(), par.begin())) << name << ": inputs";
+    EXPECT_TRUE(std::equal(sw.aux.begin(), sw.aux.end(), par.begin() + sw.inputs.size())) << name << ": aux";
+  }
+}
+
+TEST(StackedWitness, ProductionLayoutMatchesCounts) {
+  const StackedShape shape = stacked_shape("32GiB");
+  const StackedLayout l = stacked_layout(shape);
+  EXPECT_EQ(l.n_aux, 130169893u);
+  EXPECT_EQ(l.n_inputs, 328u);
+  EXPECT_EQ(l.challenge_inputs, 18u);
+}
+
+TEST(StackedWitness, WrongShapesAreRefused) {
+  const StackedShape shape = stacked_test_shape("base-8");
+  std::mt19937_64 rng(42);
+  StackedWitness w = random_stacked_witness(shape, rng);
+  ThreadPool pool(2);
+  const StackedLayout layout = stacked_layout(shape);
+  StackedWitness bad = w;
+  bad.challenges[0].exp_parents.pop_back();
+  EXPECT_THROW(stacked_witness(shape, bad, layout, pool), Error);
+  bad = w;
+  bad.challenges[0].drg_parents[2].rows.push_back(Fr::one());
+  EXPECT_THROW(stacked_witness(shape, bad, layout, pool), Error);
+  bad = w;
+  bad.challenges[0].comm_c_path.pop_back();
+  EXPECT_THROW(stacked_witness(shape, bad, layout, pool), Error);
+  bad = w;
+  bad.challenges[0].challenge = shape.nodes;
+  EXPECT_THROW(stacked_witness(shape, bad, layout, pool), Error);
+  bad = w;
+  bad.challenges.push_back(w.challenges[0]);
+  EXPECT_THROW(stacked_witness(shape, bad, layout, pool), Error);
 }
 
 }  // namespace
