@@ -271,6 +271,83 @@ std::vector<Fr> stacked_witness(const StackedShape& shape, const StackedWitness&
   return full;
 }
 
+ConstraintSystem stacked_constraint_system(const StackedShape& shape, ThreadPool& pool) {
+  const StackedLayout l = stacked_layout(shape);
+  // Record the top level and the first challenge.
+  RecordCs cs;
+  const TopState top = synthesize_top(cs, nullptr);
+  const size_t top_rows = cs.num_constraints();
+  {
+    ChallengeState st;
+    challenge_phase_a(cs, shape, nullptr, top, st);
+    st.labels.clear();
+    for (uint32_t layer = 1; layer <= shape.layers; layer++)
+      st.labels.push_back(challenge_label(cs, layer, top, st));
+    challenge_phase_c(cs, shape, nullptr, top, st);
+  }
+  const Recording rec = cs.take_recording();
+  const size_t ch_rows = rec.n_constraints() - top_rows;
+  const size_t rows = top_rows + ch_rows * shape.challenges + l.n_inputs;
+  if (rows > (size_t{1} << 28))
+    throw Error(ErrorCode::kInvalidArgument,
+                shape.name + ": " + std::to_string(rows) + " rows; the domain ends at 2^28");
+
+  ConstraintSystem out;
+  out.convention = HConvention::kBellperson;
+  out.n_inputs = l.n_inputs;
+  out.n_aux = l.n_aux;
+  out.log_n = 1;
+  while ((size_t{1} << out.log_n) < rows) out.log_n++;
+  // Variable v of challenge c's rows (recorded for c = 0) in the whole circuit's columns.
+  auto column = [&](uint32_t raw, uint32_t c) -> uint32_t {
+    const Var v = Var::from_raw(raw);
+    if (v.is_input()) return v.index() < l.top_inputs ? v.index() : v.index() + c * l.challenge_inputs;
+    const uint32_t j = v.index() < l.top_aux ? v.index() : v.index() + c * l.challenge_aux;
+    return l.n_inputs + j;
+  };
+  auto build = [&](const RecordedMatrix& m, SparseMatrix& sm, bool input_rows) {
+    const uint64_t top_nnz = m.row_offsets[top_rows], ch_nnz = m.row_offsets[top_rows + ch_rows] - top_nnz;
+    const uint64_t nnz = top_nnz + ch_nnz * shape.challenges + (input_rows ? l.n_inputs : 0);
+    sm.row_offsets.resize(rows + 1);
+    sm.cols.resize(nnz);
+    sm.vals.resize(nnz);
+    for (size_t r = 0; r <= top_rows; r++) sm.row_offsets[r] = m.row_offsets[r];
+    for (uint64_t k = 0; k < top_nnz; k++) {
+      sm.cols[k] = column(m.vars[k], 0);
+      sm.vals[k] = rec.coeffs[m.coeffs[k]];
+    }
+    pool.parallel_for(
+        shape.challenges,
+        [&](size_t b, size_t e) {
+          for (size_t c = b; c < e; c++) {
+            const uint64_t base = top_nnz + c * ch_nnz;
+            for (size_t r = 1; r <= ch_rows; r++)
+              sm.row_offsets[top_rows + c * ch_rows + r] = base + (m.row_offsets[top_rows + r] - top_nnz);
+            for (uint64_t k = 0; k < ch_nnz; k++) {
+              sm.cols[base + k] = column(m.vars[top_nnz + k], (uint32_t)c);
+              sm.vals[base + k] = rec.coeffs[m.coeffs[top_nnz + k]];
+            }
+          }
+        },
+        1);
+    // bellperson's appended rows: A = input_i, B and C empty.
+    const size_t first = top_rows + ch_rows * shape.challenges;
+    const uint64_t at = top_nnz + ch_nnz * shape.challenges;
+    for (uint32_t i = 0; i < l.n_inputs; i++) {
+      if (input_rows) {
+        sm.cols[at + i] = i;
+        sm.vals[at + i] = Fr::one();
+      }
+      sm.row_offsets[first + i + 1] = at + (input_rows ? i + 1 : 0);
+    }
+  };
+  build(rec.a, out.a, true);
+  build(rec.b, out.b, false);
+  build(rec.c, out.c, false);
+  compute_densities(out);
+  return out;
+}
+
 template void synthesize_stacked(CountCs&, const StackedShape&, const StackedWitness*);
 template void synthesize_stacked(RecordCs&, const StackedShape&, const StackedWitness*);
 template void synthesize_stacked(WitnessCs&, const StackedShape&, const StackedWitness*);

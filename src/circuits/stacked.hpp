@@ -44,4 +44,11 @@ StackedLayout stacked_layout(const StackedShape& shape);
 std::vector<Fr> stacked_witness(const StackedShape& shape, const StackedWitness& w,
                                 const StackedLayout& layout, ThreadPool& pool);
 
+/// The prover's constraint system of one partition of `shape` (bellperson convention, the input rows
+/// appended, densities computed): the rows synthesize_stacked records, built by recording the top
+/// level and one challenge and replicating that challenge's rows for the others with its variables
+/// shifted (every challenge has the same structure and refers only to its own and the top level's
+/// variables), on `pool`. Equal to RecordCs + Recording::to_constraint_system, in a fraction of the time.
+ConstraintSystem stacked_constraint_system(const StackedShape& shape, ThreadPool& pool);
+
 }  // namespace cuzk::circuits

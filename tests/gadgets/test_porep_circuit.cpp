@@ -398,3 +398,28 @@ TEST(StackedWitness, WrongShapesAreRefused) {
 
 }  // namespace
 }  // namespace cuzk::circuits
+
+namespace cuzk::circuits {
+namespace {
+
+// The replicated constraint system equals recording the whole circuit.
+TEST(StackedConstraintSystem, ReplicationEqualsFullRecording) {
+  ThreadPool pool(2);
+  for (const char* name : {"top-8-4-2", "2KiB"}) {
+    const StackedShape shape = std::string(name) == "2KiB" ? stacked_shape(name) : stacked_test_shape(name);
+    RecordCs rec;
+    synthesize_stacked(rec, shape, nullptr);
+    const ConstraintSystem want = rec.take_recording().to_constraint_system();
+    const ConstraintSystem got = stacked_constraint_system(shape, pool);
+    EXPECT_EQ(got.log_n, want.log_n) << name;
+    EXPECT_EQ(got.n_inputs, want.n_inputs) << name;
+    EXPECT_EQ(got.n_aux, want.n_aux) << name;
+    EXPECT_TRUE(got.a == want.a) << name;
+    EXPECT_TRUE(got.b == want.b) << name;
+    EXPECT_TRUE(got.c == want.c) << name;
+    EXPECT_TRUE(got.a_aux == want.a_aux && got.b_aux == want.b_aux && got.b_inp == want.b_inp) << name;
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::circuits
