@@ -259,7 +259,9 @@ TEST(SdrPublicInputs, RegressionRecords) {
         EXPECT_EQ(fr_u64(q[17]), ch);
         for (unsigned j = 0; j < kBaseDegree; j++) {
           EXPECT_EQ(fr_u64(q[1 + j]), parents[i].drg[j]);
-          if (ch >= 2) EXPECT_LT(parents[i].drg[j], ch);
+          if (ch >= 2) {
+            EXPECT_LT(parents[i].drg[j], ch);
+          }
         }
         EXPECT_EQ(parents[i].drg[r.cfg.api_version == ApiVersion::kV1_0_0 ? 5 : 0], ch - 1);
         for (unsigned j = 0; j < kExpDegree; j++) {

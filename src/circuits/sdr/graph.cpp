@@ -4,6 +4,7 @@
 #include <bit>
 #include <chrono>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "circuits/sdr/blake2b.hpp"
@@ -51,17 +52,79 @@ FeistelPrecomputed feistel_precompute(uint64_t num_elements) {
   return {((uint64_t(1) << log4) - 1) << log4, (uint64_t(1) << log4) - 1, log4};
 }
 
+namespace {
+
+constexpr uint8_t kSigma[12][16] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
+    {11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4},
+    {7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8},
+    {9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13},
+    {2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9},
+    {12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11},
+    {13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10},
+    {6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5},
+    {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
+};
+
+constexpr uint64_t kB2bIv[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
+                                0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+                                0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
+
+inline uint64_t rotr64(uint64_t x, int n) { return (x >> n) | (x << (64 - n)); }
+
+// Message word j of a 16-byte message: m0, m1, then zeros (folded away at compile time).
+template <int J>
+inline uint64_t msg_word(uint64_t m0, uint64_t m1) {
+  return J == 0 ? m0 : J == 1 ? m1 : 0;
+}
+
+template <int R, int I, int A, int B, int C, int D>
+inline void g16(uint64_t* v, uint64_t m0, uint64_t m1) {
+  v[A] = v[A] + v[B] + msg_word<kSigma[R][2 * I]>(m0, m1);
+  v[D] = rotr64(v[D] ^ v[A], 32);
+  v[C] = v[C] + v[D];
+  v[B] = rotr64(v[B] ^ v[C], 24);
+  v[A] = v[A] + v[B] + msg_word<kSigma[R][2 * I + 1]>(m0, m1);
+  v[D] = rotr64(v[D] ^ v[A], 16);
+  v[C] = v[C] + v[D];
+  v[B] = rotr64(v[B] ^ v[C], 63);
+}
+
+template <int R>
+inline void round16(uint64_t* v, uint64_t m0, uint64_t m1) {
+  g16<R, 0, 0, 4, 8, 12>(v, m0, m1);
+  g16<R, 1, 1, 5, 9, 13>(v, m0, m1);
+  g16<R, 2, 2, 6, 10, 14>(v, m0, m1);
+  g16<R, 3, 3, 7, 11, 15>(v, m0, m1);
+  g16<R, 4, 0, 5, 10, 15>(v, m0, m1);
+  g16<R, 5, 1, 6, 11, 12>(v, m0, m1);
+  g16<R, 6, 2, 7, 8, 13>(v, m0, m1);
+  g16<R, 7, 3, 4, 9, 14>(v, m0, m1);
+}
+
+template <int... R>
+inline void rounds16(uint64_t* v, uint64_t m0, uint64_t m1, std::integer_sequence<int, R...>) {
+  (round16<R>(v, m0, m1), ...);
+}
+
+}  // namespace
+
 uint64_t feistel_round(uint64_t right, uint64_t key, uint64_t right_mask) {
-  // BLAKE2b-512 of the 16 bytes BE(right) ‖ BE(key): one final block with t = 16.
-  uint8_t block[128] = {};
-  for (int i = 0; i < 8; i++)
-    block[i] = uint8_t(right >> (56 - 8 * i)), block[8 + i] = uint8_t(key >> (56 - 8 * i));
-  uint64_t h[8];
-  for (int i = 0; i < 8; i++) h[i] = Blake2b::kIv[i];
-  h[0] ^= 0x01010000ULL ^ 64;
-  Blake2b::compress(h, block, 16, true);
-  // Digest bytes 0..8 are h[0] little-endian; upstream reads them big-endian.
-  return __builtin_bswap64(h[0]) & right_mask;
+  // BLAKE2b-512 of the 16 bytes BE(right) ‖ BE(key): one final block with t = 16. Message words are read
+  // little-endian, so word 0 is bswap(right) and word 1 is bswap(key). Only h[0] of the result is needed:
+  // digest bytes 0..8 are h[0] little-endian, which upstream reads big-endian.
+  const uint64_t m0 = __builtin_bswap64(right), m1 = __builtin_bswap64(key);
+  uint64_t v[16];
+  for (int i = 0; i < 8; i++) v[i] = kB2bIv[i], v[i + 8] = kB2bIv[i];
+  v[0] ^= 0x01010000ULL ^ 64;  // parameter block: digest 64, no key, fanout 1, depth 1
+  const uint64_t h0 = v[0];
+  v[12] ^= 16;     // t = 16 bytes
+  v[14] = ~v[14];  // final block
+  rounds16(v, m0, m1, std::make_integer_sequence<int, 12>());
+  return __builtin_bswap64(h0 ^ v[0] ^ v[8]) & right_mask;
 }
 
 namespace {
