@@ -1,0 +1,327 @@
+#include "circuits/sdr/graph.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "circuits/sdr/blake2b.hpp"
+#include "circuits/sdr/chacha.hpp"
+#include "util/error.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk::sdr {
+
+std::string to_hex(const uint8_t* data, size_t n) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string s(2 * n, '0');
+  for (size_t i = 0; i < n; i++) s[2 * i] = kDigits[data[i] >> 4], s[2 * i + 1] = kDigits[data[i] & 15];
+  return s;
+}
+
+std::array<uint8_t, 32> derive_porep_domain_seed(std::string_view dst, const PoRepId& porep_id) {
+  Sha256 h;
+  h.update(dst.data(), dst.size());
+  h.update(porep_id.data(), porep_id.size());
+  return h.finish();
+}
+
+std::array<uint8_t, 28> derive_drg_seed(const PoRepId& porep_id) {
+  auto raw = derive_porep_domain_seed("Filecoin_DRSample", porep_id);
+  std::array<uint8_t, 28> seed;
+  std::memcpy(seed.data(), raw.data(), 28);
+  return seed;
+}
+
+std::array<uint64_t, 4> derive_feistel_keys(const PoRepId& porep_id) {
+  auto raw = derive_porep_domain_seed("Filecoin_Feistel", porep_id);
+  std::array<uint64_t, 4> keys;
+  for (int i = 0; i < 4; i++) {
+    uint64_t v = 0;
+    for (int j = 7; j >= 0; j--) v = (v << 8) | raw[8 * i + j];
+    keys[i] = v;
+  }
+  return keys;
+}
+
+FeistelPrecomputed feistel_precompute(uint64_t num_elements) {
+  uint64_t next_pow4 = 4, log4 = 1;
+  while (next_pow4 < num_elements) next_pow4 *= 4, log4++;
+  return {((uint64_t(1) << log4) - 1) << log4, (uint64_t(1) << log4) - 1, log4};
+}
+
+namespace {
+
+constexpr uint8_t kSigma[12][16] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
+    {11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4},
+    {7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8},
+    {9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13},
+    {2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9},
+    {12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11},
+    {13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10},
+    {6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5},
+    {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
+};
+
+constexpr uint64_t kB2bIv[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
+                                0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+                                0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
+
+inline uint64_t rotr64(uint64_t x, int n) { return (x >> n) | (x << (64 - n)); }
+
+// Message word j of a 16-byte message: m0, m1, then zeros (folded away at compile time).
+template <int J>
+inline uint64_t msg_word(uint64_t m0, uint64_t m1) {
+  return J == 0 ? m0 : J == 1 ? m1 : 0;
+}
+
+template <int R, int I, int A, int B, int C, int D>
+inline void g16(uint64_t* v, uint64_t m0, uint64_t m1) {
+  v[A] = v[A] + v[B] + msg_word<kSigma[R][2 * I]>(m0, m1);
+  v[D] = rotr64(v[D] ^ v[A], 32);
+  v[C] = v[C] + v[D];
+  v[B] = rotr64(v[B] ^ v[C], 24);
+  v[A] = v[A] + v[B] + msg_word<kSigma[R][2 * I + 1]>(m0, m1);
+  v[D] = rotr64(v[D] ^ v[A], 16);
+  v[C] = v[C] + v[D];
+  v[B] = rotr64(v[B] ^ v[C], 63);
+}
+
+template <int R>
+inline void round16(uint64_t* v, uint64_t m0, uint64_t m1) {
+  g16<R, 0, 0, 4, 8, 12>(v, m0, m1);
+  g16<R, 1, 1, 5, 9, 13>(v, m0, m1);
+  g16<R, 2, 2, 6, 10, 14>(v, m0, m1);
+  g16<R, 3, 3, 7, 11, 15>(v, m0, m1);
+  g16<R, 4, 0, 5, 10, 15>(v, m0, m1);
+  g16<R, 5, 1, 6, 11, 12>(v, m0, m1);
+  g16<R, 6, 2, 7, 8, 13>(v, m0, m1);
+  g16<R, 7, 3, 4, 9, 14>(v, m0, m1);
+}
+
+template <int... R>
+inline void rounds16(uint64_t* v, uint64_t m0, uint64_t m1, std::integer_sequence<int, R...>) {
+  (round16<R>(v, m0, m1), ...);
+}
+
+}  // namespace
+
+uint64_t feistel_round(uint64_t right, uint64_t key, uint64_t right_mask) {
+  // BLAKE2b-512 of the 16 bytes BE(right) ‖ BE(key): one final block with t = 16. Message words are read
+  // little-endian, so word 0 is bswap(right) and word 1 is bswap(key). Only h[0] of the result is needed:
+  // digest bytes 0..8 are h[0] little-endian, which upstream reads big-endian.
+  const uint64_t m0 = __builtin_bswap64(right), m1 = __builtin_bswap64(key);
+  uint64_t v[16];
+  for (int i = 0; i < 8; i++) v[i] = kB2bIv[i], v[i + 8] = kB2bIv[i];
+  v[0] ^= 0x01010000ULL ^ 64;  // parameter block: digest 64, no key, fanout 1, depth 1
+  const uint64_t h0 = v[0];
+  v[12] ^= 16;     // t = 16 bytes
+  v[14] = ~v[14];  // final block
+  rounds16(v, m0, m1, std::make_integer_sequence<int, 12>());
+  return __builtin_bswap64(h0 ^ v[0] ^ v[8]) & right_mask;
+}
+
+namespace {
+
+constexpr int kFeistelRounds = 3;
+
+uint64_t feistel_encode(uint64_t index, const uint64_t keys[3], FeistelPrecomputed pre) {
+  uint64_t left = (index & pre.left_mask) >> pre.half_bits, right = index & pre.right_mask;
+  for (int i = 0; i < kFeistelRounds; i++) {
+    uint64_t l = right, r = left ^ feistel_round(right, keys[i], pre.right_mask);
+    left = l, right = r;
+  }
+  return (left << pre.half_bits) | right;
+}
+
+uint64_t feistel_decode(uint64_t index, const uint64_t keys[3], FeistelPrecomputed pre) {
+  uint64_t left = (index & pre.left_mask) >> pre.half_bits, right = index & pre.right_mask;
+  for (int i = kFeistelRounds - 1; i >= 0; i--) {
+    uint64_t l = right ^ feistel_round(left, keys[i], pre.right_mask), r = left;
+    left = l, right = r;
+  }
+  return (left << pre.half_bits) | right;
+}
+
+}  // namespace
+
+uint64_t feistel_permute(uint64_t num_elements, uint64_t index, const uint64_t keys[3],
+                         FeistelPrecomputed pre) {
+  uint64_t u = feistel_encode(index, keys, pre);
+  while (u >= num_elements) u = feistel_encode(u, keys, pre);
+  return u;
+}
+
+uint64_t feistel_invert_permute(uint64_t num_elements, uint64_t index, const uint64_t keys[3],
+                                FeistelPrecomputed pre) {
+  uint64_t u = feistel_decode(index, keys, pre);
+  while (u >= num_elements) u = feistel_decode(u, keys, pre);
+  return u;
+}
+
+SdrGraph::SdrGraph(uint64_t nodes, const PoRepId& porep_id, ApiVersion api_version)
+    : nodes_(nodes), porep_id_(porep_id), api_(api_version) {
+  if (nodes < 2 || nodes > 0xffffffffULL)
+    throw Error(ErrorCode::kInvalidArgument,
+                "sdr graph: nodes must be in [2, 2^32 - 1], got " + std::to_string(nodes));
+  drg_seed_ = derive_drg_seed(porep_id);
+  feistel_keys_ = derive_feistel_keys(porep_id);
+  feistel_pre_ = feistel_precompute(nodes * kExpDegree);
+}
+
+namespace {
+
+void check_node(uint64_t node, uint64_t nodes) {
+  if (node >= nodes)
+    throw Error(ErrorCode::kInvalidArgument, "sdr graph: node " + std::to_string(node) +
+                                                 " out of range (nodes = " + std::to_string(nodes) + ")");
+}
+
+}  // namespace
+
+void SdrGraph::drg_parents(uint64_t node, uint32_t out[kBaseDegree]) const {
+  check_node(node, nodes_);
+  if (node < 2) {
+    for (unsigned i = 0; i < kBaseDegree; i++) out[i] = 0;
+    return;
+  }
+  std::array<uint8_t, 32> seed;
+  std::memcpy(seed.data(), drg_seed_.data(), 28);
+  for (int i = 0; i < 4; i++) seed[28 + i] = uint8_t(node >> (8 * i));
+  ChaCha8Rng rng(seed);
+  constexpr uint64_t m_prime = kBaseDegree - 1;
+  const uint64_t metagraph_node = node * m_prime;
+  // Upstream computes ceil(log2(x as f64)). For 10 <= x < 2^35 the f64 log2 is far enough from an integer
+  // (unless x is a power of two, where it is exact) that this is the exact ceil(log2 x) = bit_width(x - 1).
+  const uint64_t n_buckets = uint64_t(std::bit_width(metagraph_node - 1));
+  const bool v1_0 = api_ == ApiVersion::kV1_0_0;
+  uint32_t* other = v1_0 ? out : out + 1;
+  for (uint64_t i = 0; i < m_prime; i++) {
+    uint64_t bucket_index = (rng.next_u64() % n_buckets) + 1;
+    uint64_t largest = std::min(metagraph_node, uint64_t(1) << bucket_index);
+    uint64_t smallest = std::max<uint64_t>(2, largest >> 1);
+    uint64_t n_distances = largest - smallest + 1;
+    uint64_t distance = smallest + (rng.next_u64() % n_distances);
+    uint32_t mapped = uint32_t((metagraph_node - distance) / m_prime);
+    other[i] = mapped == node ? uint32_t(node - 1) : mapped;
+  }
+  out[v1_0 ? m_prime : 0] = uint32_t(node - 1);
+}
+
+void SdrGraph::exp_parents(uint64_t node, uint32_t out[kExpDegree]) const {
+  check_node(node, nodes_);
+  const uint64_t n = nodes_ * kExpDegree;
+  for (unsigned i = 0; i < kExpDegree; i++) {
+    uint64_t t = feistel_permute(n, node * kExpDegree + i, feistel_keys_.data(), feistel_pre_);
+    out[i] = api_ == ApiVersion::kV1_0_0 ? uint32_t(t) / kExpDegree : uint32_t(t / kExpDegree);
+  }
+}
+
+void SdrGraph::parents(uint64_t node, uint32_t out[kDegree]) const {
+  drg_parents(node, out);
+  exp_parents(node, out + kBaseDegree);
+}
+
+void SdrGraph::fill_parent_cache(uint64_t first, uint64_t count, uint8_t* out, ThreadPool* pool) const {
+  if (first > nodes_ || count > nodes_ - first)
+    throw Error(ErrorCode::kInvalidArgument, "sdr graph: parent cache range out of range");
+  auto rows = [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; i++) {
+      uint32_t p[kDegree];
+      parents(first + i, p);
+      std::memcpy(out + i * kDegree * 4, p, sizeof p);  // little-endian host
+    }
+  };
+  if (pool)
+    pool->parallel_for(count, rows, 1024);
+  else
+    rows(0, count);
+}
+
+Sha256::Digest SdrGraph::parent_cache_digest(ThreadPool* pool) const {
+  constexpr uint64_t kChunk = uint64_t(1) << 16;
+  std::vector<uint8_t> buf(kChunk * kDegree * 4);
+  Sha256 h;
+  for (uint64_t first = 0; first < nodes_; first += kChunk) {
+    uint64_t count = std::min(kChunk, nodes_ - first);
+    fill_parent_cache(first, count, buf.data(), pool);
+    h.update(buf.data(), count * kDegree * 4);
+  }
+  return h.finish();
+}
+
+std::string SdrGraph::parent_cache_id() const {
+  const std::string hasher = "poseidon_hasher";
+  const std::string base = "drgraph::BucketGraph{size: " + std::to_string(nodes_) +
+                           "; degree: " + std::to_string(kBaseDegree) + "; hasher: " + hasher + "}";
+  const std::string id = "stacked_graph::StackedGraph{expansion_degree: " + std::to_string(kExpDegree) +
+                         " base_graph: " + base + " }";
+  Sha256 h;
+  h.update(hasher.data(), hasher.size());
+  h.update(id.data(), id.size());
+  for (uint64_t k : feistel_keys_) {
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++) b[i] = uint8_t(k >> (8 * i));
+    h.update(b, 8);
+  }
+  h.update_u32_le(uint32_t(nodes_));
+  auto d = h.finish();
+  return "v28-sdr-parent-" + to_hex(d.data(), d.size());
+}
+
+std::optional<UpstreamParentCache> upstream_parent_cache(std::string_view id) {
+  // storage-proofs-porep/parent_cache.json (rust-fil-proofs 87348a7).
+  static constexpr struct {
+    std::string_view id;
+    uint64_t size;
+    std::string_view digest;
+  } kManifest[] = {
+      {"v28-sdr-parent-21981246c370f9d76c7a77ab273d94bde0ceb4e938292334960bce05585dc117", 34359738368,
+       "93deeac5e3052b6927467d4b2641bb782f05491de18d510147c93eeedd8672da"},
+      {"v28-sdr-parent-2aa9c77c3e58259481351cc4be2079cc71e1c9af39700866545c043bfa30fb42", 536870912,
+       "3adcc092423aa76d6a7184016893406da44dd974b219a89cd3ece25e4e3018f5"},
+      {"v28-sdr-parent-3f0eef38bb48af1f48ad65e14eb85b4ebfc167cec18cd81764f6d998836c9899", 2048,
+       "3da49221e2ed55371b86d0bf3d6526fcf128af61bed904f966428db1b531750d"},
+      {"v28-sdr-parent-4905486b7af19558ac3649bc6261411858b6add534438878c4ee3b29d8b9de0b", 68719476736,
+       "2698b74eb2606b55b98d8b095e18b6320b47f46e00075956d48640ccd1641b03"},
+      {"v28-sdr-parent-494d91dc80f2df5272c4b9e129bc7ade9405225993af9fe34e6542a39a47554b", 2048,
+       "840057702eea7652cf97e04306c30fe57174714d90de156a25eddd6075c25b97"},
+      {"v28-sdr-parent-5eed212119fd91aa6220a27f31a8966444a9381842bceb3a1ea61525bd47a5b5", 8388608,
+       "03cd13565ded97c240a5f52e54295ad127bd0461b57904cb3a4d79b097bbecab"},
+      {"v28-sdr-parent-7ba215a1d2345774ab90b8cb1158d296e409d6068819d7b8c7baf0b25d63dc34", 536870912,
+       "b5877d1963793efebc261fd8fde4dd6bc59e6b5c7abf52617a4ee023b8dc173a"},
+      {"v28-sdr-parent-8a99e8d6b6be7ab87a56b632e6739ff201c23ea14e99737c74690f0e265574d6", 68719476736,
+       "2778a732ad46a7dc18e0564dfdf59fd321dcde74ab476fd6d3c4e6735d7cd89c"},
+      {"v28-sdr-parent-dcdabb0fbe4364bf0ac28b6a18c66de246409fa1a9020a00f33fb3e3053da6dc", 8388608,
+       "a76604f2f59f2744c7151653bbb1d8596b6b57d295e6fa6c1f0c41d725b502ce"},
+      {"v28-sdr-parent-e1fa5d5b811ddbd118be3412c4a8c329156b8b8acc72632bca459455b5a05a13", 34359738368,
+       "3c4f9841fcc75aed8c695800e58d08480629f25af3a2aefd81904181d75cc0b6"},
+  };
+  for (const auto& e : kManifest)
+    if (e.id == id) return UpstreamParentCache{e.size, e.digest};
+  return std::nullopt;
+}
+
+ParentCacheTiming time_parent_cache(uint64_t sector_size, const PoRepId& porep_id, ApiVersion api_version,
+                                    unsigned threads) {
+  if (sector_size % kNodeSize != 0)
+    throw Error(ErrorCode::kInvalidArgument, "sdr graph: sector size must be a multiple of 32");
+  SdrGraph g(sector_size / kNodeSize, porep_id, api_version);
+  ThreadPool pool(threads);
+  ParentCacheTiming r;
+  r.id = g.parent_cache_id();
+  auto t0 = std::chrono::steady_clock::now();
+  auto d = g.parent_cache_digest(&pool);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.digest_hex = to_hex(d.data(), d.size());
+  if (auto up = upstream_parent_cache(r.id)) r.matches_upstream = up->digest_hex == r.digest_hex;
+  return r;
+}
+
+}  // namespace cuzk::sdr
