@@ -1,0 +1,62 @@
+// Fake sectors (src/formats/fake_c1.hpp): the C1 reads back, its witness satisfies the StackedCircuit
+// and its public inputs equal both the circuit's and verify_seal's (computed from the chain data alone).
+#include <gtest/gtest.h>
+
+#include "circuits/stacked.hpp"
+#include "formats/fake_c1.hpp"
+#include "hash/fr32.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk {
+namespace {
+
+void check_fake_sector(const std::string& proof, uint64_t seed, bool full_check) {
+  const FakeSector fs = make_fake_sector(proof, seed);
+  const std::string json = write_c1_json(fs.c1);
+  const C1Output c1 = read_c1({reinterpret_cast<const uint8_t*>(json.data()), json.size()}, proof + ".json");
+  EXPECT_EQ(write_c1_json(c1), json);
+  const circuits::StackedShape shape = shape_of(c1);
+  const sdr::PoRepConfig cfg = sdr::porep_config(*sdr::registered_seal_proof_from_name(proof));
+  const sdr::SdrGraph graph(cfg.nodes(), cfg.porep_id, cfg.api_version);
+  ThreadPool pool(2);
+  const circuits::StackedLayout layout = circuits::stacked_layout(shape);
+  for (size_t k = 0; k < c1.vanilla_proofs.size(); k++) {
+    const circuits::StackedWitness w = partition_witness(c1, k, shape);
+    const std::vector<Fr> full = circuits::stacked_witness(shape, w, layout, pool);
+    const std::vector<Fr> chain = sdr::partition_public_inputs(cfg, graph, fs.seal, (uint32_t)k);
+    ASSERT_EQ(chain.size() + 1, layout.n_inputs);
+    EXPECT_TRUE(std::equal(chain.begin(), chain.end(), full.begin() + 1)) << proof << " partition " << k;
+    Fr rid, cd, cr;
+    ASSERT_TRUE(fr_from_bytes(c1.replica_id.data(), rid) && fr_from_bytes(c1.comm_d.data(), cd) &&
+                fr_from_bytes(c1.comm_r.data(), cr));
+    const std::vector<Fr> from_c1 = circuits::stacked_public_inputs(rid, cd, cr, partition_challenges(c1, k),
+                                                                    partition_parents(c1, k));
+    EXPECT_EQ(from_c1, chain);
+    if (full_check) {
+      circuits::TestCs cs;
+      circuits::synthesize_stacked(cs, shape, &w);
+      auto bad = cs.first_unsatisfied();
+      EXPECT_FALSE(bad.has_value()) << proof << ": row " << *bad;
+      EXPECT_TRUE(std::equal(cs.witness().aux.begin(), cs.witness().aux.end(), full.begin() + layout.n_inputs));
+    }
+  }
+}
+
+TEST(FakeC1, TwoKiBSatisfiesAndInputsMatchTheChain) { check_fake_sector("StackedDrg2KiBV1_1", 1, true); }
+TEST(FakeC1, TwoKiBV1) { check_fake_sector("StackedDrg2KiBV1", 2, true); }
+
+TEST(FakeC1, DeterministicFromTheSeed) {
+  EXPECT_EQ(write_c1_json(make_fake_sector("StackedDrg2KiBV1_1", 7).c1),
+            write_c1_json(make_fake_sector("StackedDrg2KiBV1_1", 7).c1));
+  EXPECT_NE(write_c1_json(make_fake_sector("StackedDrg2KiBV1_1", 7).c1),
+            write_c1_json(make_fake_sector("StackedDrg2KiBV1_1", 8).c1));
+}
+
+TEST(FakeC1, NonInteractiveProofsAreRefused) {
+  EXPECT_THROW(make_fake_sector("StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", 1), Error);
+  EXPECT_THROW(make_fake_sector("StackedDrg2KiBV1_1_Feat_SyntheticPoRep", 1), Error);
+  EXPECT_THROW(make_fake_sector("StackedDrg3KiBV1", 1), Error);
+}
+
+}  // namespace
+}  // namespace cuzk
