@@ -170,7 +170,7 @@ TEST(Groth16, OwnSetupProvesAndVerifies) {
   for (const char* name : {"tiny/mul", "mimc/mimc_test"}) {
     SCOPED_TRACE(name);
     R1cs cs = read_r1cs(data(std::string(name) + ".r1cs"));
-    Zkey zk = setup(cs, ToxicWaste::from_seed(7), pool);
+    Zkey zk = setup_zkey(cs, ToxicWaste::from_seed(7), pool);
     EXPECT_EQ(zk.n_vars, cs.n_wires);
     EXPECT_EQ(zk.n_public, cs.n_public());
     std::vector<Fr> w = read_wtns(data(std::string(name) == "tiny/mul" ? "tiny/mul.wtns" : "mimc/mimc.wtns"));
@@ -181,8 +181,8 @@ TEST(Groth16, OwnSetupProvesAndVerifies) {
     // the key round-trips through the file format
     EXPECT_EQ(read_zkey(BinFile::from_bytes(zkey_bytes(zk), "mem.zkey", "zkey", 1)), zk);
     // same seed → same key; another seed → another key
-    EXPECT_EQ(setup(cs, ToxicWaste::from_seed(7), pool).delta1, zk.delta1);
-    EXPECT_NE(setup(cs, ToxicWaste::from_seed(8), pool).delta1, zk.delta1);
+    EXPECT_EQ(setup_zkey(cs, ToxicWaste::from_seed(7), pool).delta1, zk.delta1);
+    EXPECT_NE(setup_zkey(cs, ToxicWaste::from_seed(8), pool).delta1, zk.delta1);
   }
 }
 

@@ -414,8 +414,7 @@ int main(int argc, char** argv) {
         check_outputs({r1cs_path}, {out_path});
         R1cs cs = read_r1cs(r1cs_path);
         progress("setup");
-        const ConstraintSystem rows = constraint_system(cs, HConvention::kSnarkjs);
-        Zkey zk = to_zkey(setup(rows, tw, pool, setup_accel(dev)), rows);
+        const Zkey zk = setup_zkey(cs, tw, pool, setup_accel(dev));
         progress("writing " + out_path);
         write_zkey(out_path, zk);
         progress.done();

@@ -23,6 +23,7 @@
 #include "ff/bls12_381.hpp"
 #include "groth16/key.hpp"
 #include "groth16/r1cs.hpp"
+#include "groth16/setup.hpp"
 #include "util/huge_alloc.hpp"
 
 namespace cuzk {
@@ -108,5 +109,15 @@ ProvingKey proving_key(Zkey zk, const ConstraintSystem& cs);
 /// cs.b, row by row (A terms, then B terms), an empty MPC section. Throws Error(kInvalidArgument) for a
 /// bellperson-convention key or sizes that disagree.
 Zkey to_zkey(const ProvingKey& key, const ConstraintSystem& cs);
+
+/// A single-party setup of `r1cs` as a snarkjs .zkey (for development and benchmarks only: whoever
+/// runs it knows the toxic waste `tw`), laid out as snarkjs 0.7.6 `groth16 setup` writes it
+/// (src/zkey_new.js): setup() of constraint_system(r1cs, HConvention::kSnarkjs) — the constraints, then
+/// the public-input rows A = w_s for s ≤ nPublic — turned into a Zkey by to_zkey: nVars = n_wires,
+/// domainSize the smallest power of two ≥ nConstraints + nPublic + 1, section 4 row by row (A terms,
+/// then B terms), C[nVars − nPublic − 1], H[domainSize], csHash zero and no contributions. `accel` as
+/// in setup(). Throws Error(kInvalidArgument) when the circuit has more public signals than wires, its
+/// domain would exceed 2^28, or τ lies on the 2·domainSize-point domain (pick another seed).
+Zkey setup_zkey(const R1cs& r1cs, const ToxicWaste& tw, ThreadPool& pool, const SetupAccel* accel = nullptr);
 
 }  // namespace cuzk

@@ -1,4 +1,5 @@
-// Conversions between snarkjs's Zkey and the format-neutral ProvingKey / ConstraintSystem (zkey.hpp).
+// Conversions between snarkjs's Zkey and the format-neutral ProvingKey / ConstraintSystem, and the
+// single-party setup that writes its result as a Zkey (zkey.hpp).
 #include <algorithm>
 
 #include "formats/zkey.hpp"
@@ -128,6 +129,11 @@ Zkey to_zkey(const ProvingKey& key, const ConstraintSystem& cs) {
   zk.h = key.h;
   zk.mpc_params.assign(64 + 4, 0);
   return zk;
+}
+
+Zkey setup_zkey(const R1cs& r1cs, const ToxicWaste& tw, ThreadPool& pool, const SetupAccel* accel) {
+  const ConstraintSystem cs = constraint_system(r1cs, HConvention::kSnarkjs);
+  return to_zkey(setup(cs, tw, pool, accel), cs);
 }
 
 }  // namespace cuzk

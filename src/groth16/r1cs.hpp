@@ -1,5 +1,5 @@
-// Rank-1 constraint systems in compressed-sparse-row form: circom's R1CS as read from an .r1cs file
-// (formats/r1cs.hpp), and the prover's ConstraintSystem, the rows a partition's a, b, c are evaluated on
+// Rank-1 constraint systems in compressed-sparse-row form: circom's R1CS, the constraints of an .r1cs
+// file, and the prover's ConstraintSystem, the rows a partition's a, b, c are evaluated on
 // (cuzk's "pre-compiled constraint evaluator": the matrices are recorded once, each proof is then three
 // sparse matrix-vector products, synthesis.hpp).
 #pragma once

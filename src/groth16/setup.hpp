@@ -24,8 +24,6 @@
 
 namespace cuzk {
 
-struct Zkey;  // formats/zkey.hpp (src/formats sits above src/groth16)
-
 /// Batched fixed-base multiplications done elsewhere (a GPU): out[i] = k[i]·g for i < k.size(), affine.
 /// Either function may be empty (the CPU then does that group).
 struct SetupAccel {
@@ -58,11 +56,5 @@ struct ToxicWaste {
 /// CPU tables (the CLI passes the GPU's, cuda::fixed_base_mul); the result is the same key.
 ProvingKey setup(const ConstraintSystem& cs, const ToxicWaste& tw, ThreadPool& pool,
                  const SetupAccel* accel = nullptr);
-
-/// The snarkjs .zkey of `r1cs` (snarkjs's public-input rows A = w_s appended, csHash zero, no
-/// contributions), as snarkjs 0.7.6 `groth16 setup` lays it out. Throws Error(kInvalidArgument) if
-/// the domain would exceed 2^28. Kept for the callers that still take a Zkey; it goes once they use
-/// the ConstraintSystem overload and formats' conversion to a Zkey.
-Zkey setup(const R1cs& r1cs, const ToxicWaste& tw, ThreadPool& pool);
 
 }  // namespace cuzk

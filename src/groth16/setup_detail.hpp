@@ -1,6 +1,6 @@
-// Building blocks of the single-party setups (setup.hpp), shared by the snarkjs .zkey setup and the
-// format-neutral one: fixed-base scalar multiplication with precomputed window tables, and Lagrange
-// basis polynomials evaluated at τ. Internal to src/groth16.
+// Building blocks of the single-party setup (setup.hpp), in both H conventions: fixed-base scalar
+// multiplication with precomputed window tables, and Lagrange basis polynomials evaluated at τ.
+// Internal to src/groth16.
 #pragma once
 
 #include <algorithm>
@@ -24,7 +24,7 @@ template <class F>
 class FixedBase {
  public:
   /// Builds the table of `g` for `bits`-bit windows (clamped to 2..20), windows in parallel on `pool`.
-  FixedBase(const Affine<F>& g, ThreadPool& pool, int bits = 8)
+  FixedBase(const Affine<F>& g, ThreadPool& pool, int bits)
       : bits_(std::clamp(bits, 2, 20)), windows_((256 + bits_ - 1) / bits_), half_(size_t{1} << (bits_ - 1)) {
     std::vector<Jacobian<F>> base(windows_);
     base[0] = Jacobian<F>::from_affine(g);
@@ -121,14 +121,6 @@ class FixedBase {
           }
         },
         1024);
-  }
-
-  /// ks[i]·G for every i, affine.
-  std::vector<Affine<F>> mul_all(const std::vector<Fr>& ks, ThreadPool& pool) const {
-    std::vector<Affine<F>> out(ks.size());
-    mul_into(
-        ks.size(), [&](size_t i) { return ks[i]; }, out.data(), pool);
-    return out;
   }
 
  private:
