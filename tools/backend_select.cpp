@@ -127,9 +127,10 @@ std::unique_ptr<PointDecoder> params_decoder(const DeviceChoice& c) {
   return nullptr;
 }
 
-ProvingKey read_params_on(const std::string& path, const DeviceChoice& c) {
+ProvingKey read_params_on(const std::string& path, const DeviceChoice& c, SubgroupCheck check) {
   const std::unique_ptr<PointDecoder> decoder = params_decoder(c);
   ParamsReadOptions opt;
+  opt.subgroup = check;
   opt.threads = c.threads;
   opt.decoder = decoder.get();
   return read_params(path, opt);

@@ -42,8 +42,9 @@ const SetupAccel* setup_accel(const DeviceChoice& c);
 /// (read_params then decodes on CPU threads). Throws Error(kCuda) when c.device is gpu and there is none.
 std::unique_ptr<PointDecoder> params_decoder(const DeviceChoice& c);
 
-/// read_params of `path` with the subgroup check on, the points decoded on the GPU that c chooses
-/// (params_decoder) or else on c.threads CPU threads. Throws as read_params and params_decoder do.
-ProvingKey read_params_on(const std::string& path, const DeviceChoice& c);
+/// read_params of `path` with the subgroup check `check` (on by default), the points decoded on the GPU
+/// that c chooses (params_decoder) or else on c.threads CPU threads. Throws as read_params and
+/// params_decoder do.
+ProvingKey read_params_on(const std::string& path, const DeviceChoice& c, SubgroupCheck check = SubgroupCheck::kYes);
 
 }  // namespace cuzk::cli

@@ -21,7 +21,8 @@
 #include "bench_gpu_msm.hpp"
 #include "bench_prove.hpp"
 #include "engine_commands.hpp"  // serve, client, bench batch, bench pipeline
-#include "porep_commands.hpp"   // porep …, bench circuit
+#include "engine/porep.hpp"
+#include "porep_commands.hpp"  // porep …, bench circuit
 #include "formats/atomic_file.hpp"
 #include "formats/decimal.hpp"
 #include "formats/params.hpp"
@@ -182,6 +183,10 @@ int main(int argc, char** argv) {
   setup_cmd->add_option("--synthetic", synthetic_kind,
                         "porep: a PoRep-shaped synthetic circuit (needs --log2)");
   setup_cmd->add_option("--log2", log2_k, "Domain size of the synthetic circuit, log2");
+  std::string porep_size;
+  setup_cmd->add_option("--porep", porep_size,
+                        "Filecoin's PoRep circuit of a sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB): out.params, "
+                        "or a folder to write Filecoin's parameter file names into");
   add_device_options(setup_cmd);
 
   // synth
@@ -248,7 +253,7 @@ int main(int argc, char** argv) {
   add_device_options(bench_prove_cmd);
 
   cuzk::cli::EngineCommands engine_commands(app, *bench);  // serve, client, bench batch/pipeline
-  cuzk::cli::PorepCommands porep_commands(app, *bench);    // porep …, bench circuit
+  cuzk::cli::PorepCommands porep_commands(app, *bench, add_device_options);  // porep …, bench circuit
 
   // -q and --threads are accepted after the subcommand too
   for (CLI::App* sub : {prove, verify_cmd, setup_cmd, synth_cmd, zkey_cmd, export_vk, info_cmd, selfcheck,
@@ -267,10 +272,10 @@ int main(int argc, char** argv) {
   Progress progress(quiet);
   try {
     if (auto rc = engine_commands.run(threads, quiet)) return *rc;
-    if (auto rc = porep_commands.run(threads, quiet)) return *rc;
     dev.threads = threads;
     if (!devices_text.empty()) dev.devices = parse_devices(devices_text);
     if (!budget_text.empty()) dev.gpu_mem_budget = parse_size(budget_text, "--gpu-mem-budget");
+    if (auto rc = porep_commands.run(dev, quiet)) return *rc;
     if (*prove) {
       const bool bell = !params_path.empty();
       if (prove_args.size() != (bell ? 3u : 4u))
@@ -395,20 +400,24 @@ int main(int argc, char** argv) {
       std::fprintf(
           stderr,
           "cuzk setup: a single-party setup is for TESTING ONLY: whoever runs it can forge proofs.\n");
-      const bool synthetic = !synthetic_kind.empty();
+      const bool synthetic = !synthetic_kind.empty() || !porep_size.empty();
+      if (!synthetic_kind.empty() && !porep_size.empty())
+        throw Error(ErrorCode::kInvalidArgument, "setup takes --synthetic or --porep, not both");
       if (setup_args.size() != (synthetic ? 1u : 2u))
         throw Error(ErrorCode::kInvalidArgument, synthetic
-                                                     ? "setup --synthetic porep --log2 K takes out.params"
+                                                     ? "setup --synthetic porep --log2 K and setup --porep SIZE take out.params"
                                                      : "setup takes circuit.r1cs out.zkey|out.params");
       if (setup_format != "zkey" && setup_format != "bellperson")
         throw Error(ErrorCode::kInvalidArgument,
                     "--format: expected zkey or bellperson, not \"" + setup_format + "\"");
-      if (synthetic && synthetic_kind != "porep")
+      if (!synthetic_kind.empty() && synthetic_kind != "porep")
         throw Error(ErrorCode::kInvalidArgument, "--synthetic: only \"porep\" is known");
       if (synthetic) setup_format = "bellperson";
       ThreadPool pool(threads);
       ToxicWaste tw = *seed_opt ? ToxicWaste::from_seed(seed) : ToxicWaste::random();
       out_path = setup_args.back();
+      if (!porep_size.empty() && std::filesystem::is_directory(out_path))
+        out_path = (std::filesystem::path(out_path) / (cuzk::engine::porep_param_stem(porep_size) + ".params")).string();
       if (setup_format == "zkey") {
         r1cs_path = setup_args[0];
         check_outputs({r1cs_path}, {out_path});
@@ -426,7 +435,11 @@ int main(int argc, char** argv) {
       }
       const std::string vk_out = std::filesystem::path(out_path).replace_extension(".vk").string();
       ConstraintSystem rows;
-      if (synthetic) {
+      if (!porep_size.empty()) {
+        check_outputs({}, {out_path, vk_out});
+        progress("recording the " + porep_size + " PoRep circuit");
+        rows = *cuzk::engine::porep_circuit(porep_size, pool)->cs;
+      } else if (synthetic) {
         check_outputs({}, {out_path, vk_out});
         progress("generating the synthetic circuit");
         rows = synthetic_porep(log2_k, seed, pool).cs;

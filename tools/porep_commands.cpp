@@ -7,8 +7,20 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "circuits/sdr/porep.hpp"
 #include "circuits/stacked.hpp"
+#include "engine/porep.hpp"
+#include "formats/atomic_file.hpp"
+#include "formats/fake_c1.hpp"
+#include "formats/params.hpp"
+#include "formats/proof_zcash.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/synthesis.hpp"
+#include "groth16/verifier.hpp"
 #include "util/error.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::cli {
 
@@ -134,37 +146,214 @@ void bench_block(const char* name, Block block, unsigned reps, unsigned threads)
       130e6 / total);
 }
 
+std::string hex32(const std::array<uint8_t, 32>& b) { return hex(b); }
+
+std::array<uint8_t, 32> parse_hex32(const std::string& text, const std::string& what) {
+  std::array<uint8_t, 32> b{};
+  auto nib = [&](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    throw Error(ErrorCode::kInvalidArgument, what + ": not a hex digit '" + std::string(1, c) + "'");
+  };
+  if (text.size() != 64) throw Error(ErrorCode::kInvalidArgument, what + ": expected 64 hex digits (32 bytes)");
+  for (size_t i = 0; i < 32; i++) b[i] = (uint8_t)(nib(text[2 * i]) << 4 | nib(text[2 * i + 1]));
+  return b;
+}
+
+// The chain's data of a sector (verify_seal's arguments) as JSON: hex strings of the 32-byte values
+// (in the byte order a C1 stores them), the sector id and the registered proof.
+nlohmann::json seal_json(const std::string& registered_proof, const sdr::SealPublicData& s) {
+  return {{"registered_proof", registered_proof}, {"comm_r", hex32(s.comm_r)},    {"comm_d", hex32(s.comm_d)},
+          {"prover_id", hex32(s.prover_id)},      {"sector_id", s.sector_id},     {"ticket", hex32(s.ticket)},
+          {"seed", hex32(s.seed)}};
+}
+
+struct SealFile {
+  std::string registered_proof;
+  sdr::SealPublicData seal;
+};
+SealFile read_seal_json(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_file_bytes(path);
+  nlohmann::json j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) throw Error(ErrorCode::kInvalidFile, path + ": not a JSON object");
+  auto str = [&](const char* k) {
+    if (!j.contains(k) || !j[k].is_string())
+      throw Error(ErrorCode::kInvalidFile, path + ": " + k + ": missing or not a string");
+    return j[k].get<std::string>();
+  };
+  SealFile f;
+  f.registered_proof = str("registered_proof");
+  f.seal.comm_r = parse_hex32(str("comm_r"), path + ": comm_r");
+  f.seal.comm_d = parse_hex32(str("comm_d"), path + ": comm_d");
+  f.seal.prover_id = parse_hex32(str("prover_id"), path + ": prover_id");
+  f.seal.ticket = parse_hex32(str("ticket"), path + ": ticket");
+  f.seal.seed = parse_hex32(str("seed"), path + ": seed");
+  if (!j.contains("sector_id") || !j["sector_id"].is_number_unsigned())
+    throw Error(ErrorCode::kInvalidFile, path + ": sector_id: missing or not an unsigned integer");
+  f.seal.sector_id = j["sector_id"].get<uint64_t>();
+  return f;
+}
+
+C1Output load_c1(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_file_bytes(path);
+  return read_c1(bytes, path);
+}
+
+int run_fake_c1(const std::string& size, std::string proof, uint64_t seed, std::optional<uint64_t> envelope,
+                const std::string& out, bool quiet) {
+  if (size.empty() == proof.empty() && proof.empty())
+    throw Error(ErrorCode::kInvalidArgument, "porep fake-c1 needs --sector-size or --registered-proof");
+  if (proof.empty()) proof = "StackedDrg" + size + "V1_1";
+  const std::string seal_path = std::filesystem::path(out).replace_extension(".seal.json").string();
+  const auto t0 = std::chrono::steady_clock::now();
+  const FakeSector fs = make_fake_sector(proof, seed);
+  const std::string json = envelope ? write_c1_envelope_json(fs.c1, *envelope) : write_c1_json(fs.c1);
+  write_files_atomically({{out, json}, {seal_path, seal_json(proof, fs.seal).dump(2) + "\n"}});
+  if (!quiet)
+    std::printf("wrote %s (%s, %zu partitions, %.1f MB) and %s in %.2f s\n", out.c_str(), proof.c_str(),
+                fs.c1.vanilla_proofs.size(), json.size() / 1e6, seal_path.c_str(), seconds_since(t0));
+  return 0;
+}
+
+// The public inputs of every partition of a C1 (from its commitments and node indices).
+std::vector<std::vector<Fr>> c1_public_inputs(const C1Output& c1) {
+  std::vector<std::vector<Fr>> out;
+  const circuits::StackedShape shape = shape_of(c1);
+  for (size_t k = 0; k < c1.vanilla_proofs.size(); k++) {
+    const circuits::StackedWitness w = partition_witness(c1, k, shape);
+    out.push_back(circuits::stacked_public_inputs(w.replica_id, w.comm_d, w.comm_r, partition_challenges(c1, k),
+                                                  partition_parents(c1, k)));
+  }
+  return out;
+}
+
+int run_prove(const std::string& c1_path, const std::string& params, const std::string& vk_path,
+              const std::string& out, bool chain_check, bool subgroup_check, const DeviceChoice& dev, bool quiet) {
+  if (c1_path.empty() || params.empty() || out.empty())
+    throw Error(ErrorCode::kInvalidArgument, "porep prove takes --c1 FILE --params FILE [--vk FILE] proof.bin");
+  const auto t0 = std::chrono::steady_clock::now();
+  ThreadPool pool(dev.threads);
+  const C1Output c1 = load_c1(c1_path);
+  if (chain_check) engine::check_c1_challenges(c1, c1_path);
+  const double t_c1 = seconds_since(t0);
+  const auto circuit = engine::porep_circuit(std::string(c1.registered_proof.size), pool);
+  const double t_circuit = seconds_since(t0) - t_c1;
+  ProvingKey key = read_params_on(params, dev, subgroup_check ? SubgroupCheck::kYes : SubgroupCheck::kNo);
+  check_key_fits(key, *circuit->cs, params + " and the " + circuit->shape.name + " PoRep circuit");
+  const VerifyingKey vk = vk_path.empty() ? key.verifying_key() : read_vk(vk_path);
+  const double t_key = seconds_since(t0) - t_c1 - t_circuit;
+  std::unique_ptr<ProverBackend> backend = make_backend(dev);
+  std::vector<Groth16Proof> proofs;
+  for (size_t k = 0; k < c1.vanilla_proofs.size(); k++) {
+    const auto tp = std::chrono::steady_clock::now();
+    std::vector<Fr> w = engine::porep_partition_witness(c1, k, *circuit, pool);
+    const double t_w = seconds_since(tp);
+    Assignment asg = synthesize(*circuit->cs, w, pool);
+    std::vector<Fr>().swap(w);
+    const double t_s = seconds_since(tp) - t_w;
+    ProveResult res = prove(key, std::move(asg), *backend);
+    if (!verify(vk, res.public_inputs, res.proof))
+      throw Error(ErrorCode::kUnsatisfied, "partition " + std::to_string(k) + ": the proof does not verify with " +
+                                               (vk_path.empty() ? params : vk_path) + "; nothing written");
+    proofs.push_back(res.proof);
+    if (!quiet)
+      std::fprintf(stderr, "partition %zu: witness %.2f s, a/b/c %.2f s, prove+verify %.2f s\n", k, t_w, t_s,
+                   seconds_since(tp) - t_w - t_s);
+  }
+  write_proofs_file(out, proofs);
+  if (!quiet)
+    std::printf("wrote %s: %zu partitions x 192 bytes, every one verified; C1 %.2f s, circuit %.2f s, key %.2f s, "
+                "total %.2f s\n",
+                out.c_str(), proofs.size(), t_c1, t_circuit, t_key, seconds_since(t0));
+  return 0;
+}
+
+int run_verify(const std::string& c1_path, const std::string& seal_path, const std::string& vk_path,
+               const std::string& proof_path, bool quiet) {
+  if (c1_path.empty() == seal_path.empty())
+    throw Error(ErrorCode::kInvalidArgument, "porep verify takes one of --c1 FILE and --seal FILE");
+  if (vk_path.empty() || proof_path.empty())
+    throw Error(ErrorCode::kInvalidArgument, "porep verify takes --vk FILE and proof.bin");
+  std::vector<std::vector<Fr>> inputs;
+  if (!c1_path.empty()) {
+    inputs = c1_public_inputs(load_c1(c1_path));
+  } else {
+    const SealFile f = read_seal_json(seal_path);
+    const auto proof = sdr::registered_seal_proof_from_name(f.registered_proof);
+    if (!proof)
+      throw Error(ErrorCode::kInvalidFile, seal_path + ": registered_proof: unknown '" + f.registered_proof + "'");
+    const sdr::PoRepConfig cfg = sdr::porep_config(*proof);
+    const sdr::SdrGraph graph(cfg.nodes(), cfg.porep_id, cfg.api_version);
+    for (uint32_t k = 0; k < cfg.partitions; k++) inputs.push_back(sdr::partition_public_inputs(cfg, graph, f.seal, k));
+  }
+  const VerifyingKey vk = read_vk(vk_path);
+  const std::vector<Groth16Proof> proofs = read_proofs_file(proof_path);
+  if (proofs.size() != inputs.size())
+    throw Error(ErrorCode::kInvalidFile, proof_path + ": " + std::to_string(proofs.size()) +
+                                             " proofs; the sector has " + std::to_string(inputs.size()) +
+                                             " partitions");
+  for (size_t k = 0; k < proofs.size(); k++)
+    if (!verify(vk, inputs[k], proofs[k])) {
+      if (!quiet) std::printf("invalid: partition %zu does not verify\n", k);
+      return 1;
+    }
+  if (!quiet) std::printf("OK: %zu partitions verify\n", proofs.size());
+  return 0;
+}
+
 }  // namespace
 
-PorepCommands::PorepCommands(CLI::App& app, CLI::App& bench) {
-  porep_ = app.add_subcommand("porep", "Filecoin PoRep commit phase 2 (the StackedCircuit)");
+PorepCommands::PorepCommands(CLI::App& app, CLI::App& bench, const std::function<void(CLI::App*)>& add_device_options) {
+  porep_ = app.add_subcommand("porep", "Filecoin PoRep commit phase 2 (the StackedCircuit) from a C1 output");
   porep_->require_subcommand(1);
-  r1cs_ =
-      porep_->add_subcommand("r1cs", "Count or record the circuit of one partition; its canonical digest");
+  fake_ = porep_->add_subcommand("fake-c1", "Write the C1 of a fake committed-capacity sector and its .seal.json");
+  fake_->add_option("--sector-size", sector_size_, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB (StackedDrg<size>V1_1)");
+  fake_->add_option("--registered-proof", registered_proof_, "e.g. StackedDrg32GiBV1 (interactive PoRep only)");
+  fake_->add_option("--seed", seed_, "Seed of the sector's random data")->capture_default_str();
+  fake_->add_option("--envelope", envelope_, "Write Curio's envelope with this SectorNum instead of the raw JSON");
+  fake_->add_option("c1", out_, "Output c1.json (the chain data goes to c1.seal.json)")->required();
+  prove_ = porep_->add_subcommand("prove", "Prove every partition of a C1; each proof is verified before writing");
+  prove_->add_option("--c1", c1_, "C1 output (raw JSON or Curio's envelope)")->required()->check(CLI::ExistingFile);
+  prove_->add_option("--params", params_, "The size's .params")->required()->check(CLI::ExistingFile);
+  prove_->add_option("--vk", vk_, "Verify with this .vk (default: the key's own)")->check(CLI::ExistingFile);
+  prove_->add_flag("--no-chain-check", no_chain_check_,
+                   "Accept challenges and parents that differ from those the seed and the SDR graph give");
+  prove_->add_flag("--no-subgroup-check", no_subgroup_check_,
+                   "Skip the subgroup check of the key's points (for a file whose digest is known, as Filecoin's "
+                   "parameter fetcher checks it; the check costs ~6 min per GB on two CPU cores)");
+  prove_->add_option("proof", out_, "Output: the partitions' 192-byte proofs, concatenated")->required();
+  add_device_options(prove_);
+  verify_ = porep_->add_subcommand("verify", "Verify a PoRep proof file (exit 0 valid, 1 invalid)");
+  verify_->add_option("--c1", c1_, "Public inputs from this C1")->check(CLI::ExistingFile);
+  verify_->add_option("--seal", seal_, "Public inputs from the chain data (fake-c1's .seal.json)")
+      ->check(CLI::ExistingFile);
+  verify_->add_option("--vk", vk_, "The size's .vk")->required()->check(CLI::ExistingFile);
+  verify_->add_option("proof", out_, "The proof file")->required()->check(CLI::ExistingFile);
+  r1cs_ = porep_->add_subcommand("r1cs", "Count or record the circuit of one partition; its canonical digest");
   r1cs_->add_option("--sector-size", sector_size_, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
   r1cs_->add_option("--shape", shape_, "One of upstream's test shapes: base-2, base-8, sub-8-4, top-8-4-2");
   r1cs_->add_flag("--digest", digest_, "Record the rows and print the SHA-256 of the canonical form");
   r1cs_->add_option("--row", row_, "Print row I (synthesized rows, then the input rows) in words");
-  bench_circuit_ =
-      bench.add_subcommand("circuit", "Witness-mode speed of the PoRep gadgets (values per second)");
+  bench_circuit_ = bench.add_subcommand("circuit", "Witness-mode speed of the PoRep gadgets (values per second)");
   bench_circuit_->add_option("--what", what_, "label, inclusion or all")->capture_default_str();
   bench_circuit_->add_option("--reps", reps_, "Repetitions (median for one core)")->capture_default_str();
-  for (CLI::App* sub : {porep_, r1cs_, bench_circuit_}) sub->fallthrough();
+  for (CLI::App* sub : {porep_, fake_, prove_, verify_, r1cs_, bench_circuit_}) sub->fallthrough();
 }
 
-std::optional<int> PorepCommands::run(unsigned threads, bool quiet) {
+std::optional<int> PorepCommands::run(const DeviceChoice& dev, bool quiet) {
+  if (*fake_) return run_fake_c1(sector_size_, registered_proof_, seed_, envelope_, out_, quiet);
+  if (*prove_) return run_prove(c1_, params_, vk_, out_, !no_chain_check_, !no_subgroup_check_, dev, quiet);
+  if (*verify_) return run_verify(c1_, seal_, vk_, out_, quiet);
   if (*r1cs_) return run_r1cs(sector_size_, shape_, digest_, row_, quiet);
   if (*bench_circuit_) {
     if (what_ != "all" && what_ != "label" && what_ != "inclusion")
       throw Error(ErrorCode::kInvalidArgument, "bench circuit --what takes label, inclusion or all");
     if (reps_ == 0) throw Error(ErrorCode::kInvalidArgument, "bench circuit --reps must be at least 1");
-    const unsigned t = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-    if (what_ != "inclusion")
-      bench_block(
-          "label", [](auto& cs, auto& rng) { label_block(cs, rng); }, reps_, t);
+    const unsigned t = dev.threads ? dev.threads : std::max(1u, std::thread::hardware_concurrency());
+    if (what_ != "inclusion") bench_block("label", [](auto& cs, auto& rng) { label_block(cs, rng); }, reps_, t);
     if (what_ != "label")
-      bench_block(
-          "inclusion", [](auto& cs, auto& rng) { inclusion_block(cs, rng); }, reps_ * 100, t);
+      bench_block("inclusion", [](auto& cs, auto& rng) { inclusion_block(cs, rng); }, reps_ * 100, t);
     return 0;
   }
   return std::nullopt;

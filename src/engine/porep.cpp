@@ -1,0 +1,91 @@
+#include "engine/porep.hpp"
+
+#include <map>
+#include <mutex>
+
+#include "circuits/sdr/porep.hpp"
+#include "groth16/prover.hpp"
+#include "hash/fr32.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::engine {
+
+std::shared_ptr<const PorepCircuit> porep_circuit(const std::string& sector_size, ThreadPool& pool) {
+  static std::mutex mu;
+  static std::map<std::string, std::shared_ptr<const PorepCircuit>> cache;
+  const circuits::StackedShape shape = circuits::stacked_shape(sector_size);  // throws for unknown sizes
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = cache[sector_size];
+  if (!slot) {
+    auto c = std::make_shared<PorepCircuit>();
+    c->shape = shape;
+    c->layout = circuits::stacked_layout(shape);
+    c->cs = std::make_shared<const ConstraintSystem>(circuits::stacked_constraint_system(shape, pool));
+    slot = std::move(c);
+  }
+  return slot;
+}
+
+std::string porep_param_stem(const std::string& s) {
+  static const std::map<std::string, std::string> names = {
+      {"2KiB", "8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f"},
+      {"8MiB", "8-0-0-sha256_hasher-ecd683648512ab1765faa2a5f14bab48f676e633467f0aa8aad4b55dcb0652bb"},
+      {"512MiB", "8-0-0-sha256_hasher-6babf46ce344ae495d558e7770a585b2382d54f225af8ed0397b8be7c3fcd472"},
+      {"32GiB", "8-8-0-sha256_hasher-82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820"},
+      {"64GiB", "8-8-2-sha256_hasher-96f1b4a04c5c51e4759bbf224bbc2ef5a42c7100f16ec0637123f16a845ddfb2"}};
+  auto it = names.find(s);
+  if (it == names.end())
+    throw Error(ErrorCode::kInvalidArgument, "no Filecoin PoRep parameters for sector size '" + s + "'");
+  return "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-" + it->second;
+}
+
+void check_c1_challenges(const C1Output& c1, const std::string& source) {
+  const auto proof = sdr::registered_seal_proof_from_name(c1.registered_proof.name);
+  if (!proof) throw Error(ErrorCode::kInvalidFile, source + ": unknown registered proof");
+  const sdr::PoRepConfig cfg = sdr::porep_config(*proof);
+  const sdr::SdrGraph graph(cfg.nodes(), cfg.porep_id, cfg.api_version);
+  for (uint32_t k = 0; k < c1.vanilla_proofs.size(); k++) {
+    const auto want = sdr::partition_challenge_parents(cfg, graph, c1.replica_id, c1.comm_r, c1.seed, k);
+    const auto challenges = partition_challenges(c1, k);
+    const auto parents = partition_parents(c1, k);
+    for (size_t i = 0; i < want.size() && i < challenges.size(); i++) {
+      const std::string at = source + ": partition " + std::to_string(k) + ", challenge " + std::to_string(i) + ": ";
+      if (challenges[i] != want[i].challenge)
+        throw Error(ErrorCode::kInvalidFile, at + "node " + std::to_string(challenges[i]) +
+                                                 ", but the seed and replica_id give node " +
+                                                 std::to_string(want[i].challenge));
+      for (size_t p = 0; p < 14; p++) {
+        const uint64_t w = p < 6 ? want[i].drg[p] : want[i].exp[p - 6];
+        if (parents[i][p] != w)
+          throw Error(ErrorCode::kInvalidFile, at + (p < 6 ? "DRG parent " : "expander parent ") +
+                                                   std::to_string(p < 6 ? p : p - 6) + " is node " +
+                                                   std::to_string(parents[i][p]) + ", but the SDR graph gives " +
+                                                   std::to_string(w));
+      }
+    }
+  }
+}
+
+std::vector<Fr> porep_partition_witness(const C1Output& c1, size_t k, const PorepCircuit& circuit, ThreadPool& pool) {
+  const circuits::StackedWitness w = partition_witness(c1, k, circuit.shape);
+  std::vector<Fr> full = circuits::stacked_witness(circuit.shape, w, circuit.layout, pool);
+  const std::vector<Fr> want = circuits::stacked_public_inputs(w.replica_id, w.comm_d, w.comm_r,
+                                                               partition_challenges(c1, k), partition_parents(c1, k));
+  if (want.size() + 1 != circuit.layout.n_inputs || !std::equal(want.begin(), want.end(), full.begin() + 1))
+    throw Error(ErrorCode::kInternal, "partition " + std::to_string(k) +
+                                          ": the circuit's public inputs differ from those computed from the C1");
+  return full;
+}
+
+LoadedCircuit load_porep(const std::filesystem::path& params, const std::shared_ptr<const PorepCircuit>& circuit,
+                         const ParamsReadOptions& options) {
+  auto key = std::make_shared<const ProvingKey>(read_params(params, options));
+  try {
+    check_key_fits(*key, *circuit->cs, params.string() + " and the " + circuit->shape.name + " PoRep circuit");
+  } catch (const Error& e) {
+    throw Error(ErrorCode::kInvalidArgument, std::string(e.what()));
+  }
+  return {key, circuit->cs};
+}
+
+}  // namespace cuzk::engine

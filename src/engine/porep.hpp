@@ -1,0 +1,57 @@
+// Filecoin PoRep commit phase 2 on the engine's parts: the circuit of a sector size (recorded once per
+// shape and shared), a C1's partition witnesses with their public inputs checked, Filecoin's parameter
+// file names, and the loader of a .params key checked against the recorded circuit.
+// (rust-fil-proofs filecoin-proofs src/api/seal.rs `seal_commit_phase2`; POREP_CIRCUIT.md §1, §6.)
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "circuits/stacked.hpp"
+#include "engine/registry.hpp"
+#include "formats/c1.hpp"
+#include "formats/params.hpp"
+#include "groth16/r1cs.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk::engine {
+
+/// The circuit of one sector size, ready to prove: its shape, the layout of its variables and the
+/// prover's constraint system.
+struct PorepCircuit {
+  circuits::StackedShape shape;
+  circuits::StackedLayout layout;
+  std::shared_ptr<const ConstraintSystem> cs;
+};
+
+/// The circuit of `sector_size` ("2KiB" … "64GiB"), built on first use (circuits::stacked_constraint_system
+/// on `pool`) and kept for the process's lifetime; thread-safe. Throws Error(kInvalidArgument) for an
+/// unknown size.
+std::shared_ptr<const PorepCircuit> porep_circuit(const std::string& sector_size, ThreadPool& pool);
+
+/// Filecoin's parameter file name of a sector size without extension (rust-fil-proofs parameters.json),
+/// e.g. "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-82a357d2…"
+/// for 32 GiB; add ".params" or ".vk". Throws Error(kInvalidArgument) for an unknown size.
+std::string porep_param_stem(const std::string& sector_size);
+
+/// Checks that the challenges and parents of every partition of `c1` are the ones Filecoin derives
+/// from its replica_id, seed (and comm_r for synthetic and non-interactive PoRep) and the SDR graph of
+/// its registered proof (what verify_seal will recompute). Throws Error(kInvalidFile) naming `source`,
+/// the partition, the challenge and what differs.
+void check_c1_challenges(const C1Output& c1, const std::string& source);
+
+/// The witness of partition k of `c1` (inputs ‖ aux, Montgomery form), made on `pool`, with its
+/// public inputs checked against an independent computation from the C1's commitments and node
+/// indices (circuits::stacked_public_inputs). Throws Error(kInvalidArgument) when c1 does not fit the
+/// circuit, Error(kInternal) when the circuit's inputs differ from the independent ones.
+std::vector<Fr> porep_partition_witness(const C1Output& c1, size_t k, const PorepCircuit& circuit, ThreadPool& pool);
+
+/// A PoRep key (.params) for `circuit`: read (with `options`) and checked against the recorded
+/// circuit (domain, input and aux counts, A and B lengths against the densities). Throws the reader's
+/// Error naming the file, or Error(kInvalidArgument) "<file> does not fit the <size> PoRep circuit: …".
+LoadedCircuit load_porep(const std::filesystem::path& params, const std::shared_ptr<const PorepCircuit>& circuit,
+                         const ParamsReadOptions& options = {});
+
+}  // namespace cuzk::engine
