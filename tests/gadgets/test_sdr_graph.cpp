@@ -280,9 +280,9 @@ TEST(SdrGraph, ParentCacheIdsOfLargeSizes) {
   }
 }
 
-// 512 MiB: 2^24 nodes, about 8·10^8 BLAKE2b compressions: 30-45 s per entry on 2 shared cores, so opt in
-// with CUZK_SDR_SLOW=1. (Checked once: both entries match; both 32 GiB entries matched through
-// time_parent_cache on 16 cores, about 400 s each.)
+// 512 MiB: 2^24 nodes, about 8·10^8 BLAKE2b compressions. Both entries take 47 s on 2 shared AVX-512 cores
+// (about twice that without AVX-512), so this is opt-in: CUZK_SDR_SLOW=1. Both 32 GiB entries were checked
+// with time_parent_cache on 16 cores (about 400 s each).
 TEST(SdrGraphSlow, ParentCacheDigest512MiB) {
   if (!std::getenv("CUZK_SDR_SLOW")) GTEST_SKIP() << "set CUZK_SDR_SLOW=1";
   ThreadPool pool(0);
