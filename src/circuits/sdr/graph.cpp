@@ -4,6 +4,7 @@
 #include <bit>
 #include <chrono>
 #include <cstring>
+#include <future>
 #include <utility>
 #include <vector>
 
@@ -73,16 +74,32 @@ constexpr uint64_t kB2bIv[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x
                                 0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
                                 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
 
-inline uint64_t rotr64(uint64_t x, int n) { return (x >> n) | (x << (64 - n)); }
+// The 64-byte vectors below never cross a call (everything is force-inlined), so GCC's note that their
+// by-value ABI differs with and without AVX-512 does not apply. (GCC reports it at the end of the file,
+// hence no pop.)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
 
-// Message word j of a 16-byte message: m0, m1, then zeros (folded away at compile time).
-template <int J>
-inline uint64_t msg_word(uint64_t m0, uint64_t m1) {
-  return J == 0 ? m0 : J == 1 ? m1 : 0;
+// Everything the 8-lane permutation calls is force-inlined into it (it is built for AVX-512): a vector helper
+// compiled for the baseline would be called with another ABI than the AVX-512 caller uses.
+#define CUZK_SDR_INLINE [[gnu::always_inline]] inline
+
+template <class T>
+CUZK_SDR_INLINE T rotr64(const T& x, int n) {
+  return (x >> n) | (x << (64 - n));
 }
 
-template <int R, int I, int A, int B, int C, int D>
-inline void g16(uint64_t* v, uint64_t m0, uint64_t m1) {
+// Message word j of a 16-byte message: m0, m1, then zeros (folded away at compile time).
+template <int J, class T>
+CUZK_SDR_INLINE T msg_word(const T& m0, const T& m1) {
+  if constexpr (J == 0) return m0;
+  if constexpr (J == 1) return m1;
+  return T{};
+}
+
+template <int R, int I, int A, int B, int C, int D, class T>
+CUZK_SDR_INLINE void g16(T* v, const T& m0, const T& m1) {
   v[A] = v[A] + v[B] + msg_word<kSigma[R][2 * I]>(m0, m1);
   v[D] = rotr64(v[D] ^ v[A], 32);
   v[C] = v[C] + v[D];
@@ -93,8 +110,8 @@ inline void g16(uint64_t* v, uint64_t m0, uint64_t m1) {
   v[B] = rotr64(v[B] ^ v[C], 63);
 }
 
-template <int R>
-inline void round16(uint64_t* v, uint64_t m0, uint64_t m1) {
+template <int R, class T>
+CUZK_SDR_INLINE void round16(T* v, const T& m0, const T& m1) {
   g16<R, 0, 0, 4, 8, 12>(v, m0, m1);
   g16<R, 1, 1, 5, 9, 13>(v, m0, m1);
   g16<R, 2, 2, 6, 10, 14>(v, m0, m1);
@@ -105,9 +122,22 @@ inline void round16(uint64_t* v, uint64_t m0, uint64_t m1) {
   g16<R, 7, 3, 4, 9, 14>(v, m0, m1);
 }
 
-template <int... R>
-inline void rounds16(uint64_t* v, uint64_t m0, uint64_t m1, std::integer_sequence<int, R...>) {
+template <class T, int... R>
+CUZK_SDR_INLINE void rounds16(T* v, const T& m0, const T& m1, std::integer_sequence<int, R...>) {
   (round16<R>(v, m0, m1), ...);
+}
+
+// h[0] of BLAKE2b-512 over the 16-byte message with LE words m0, m1, on one lane or on a vector of lanes.
+template <class T>
+CUZK_SDR_INLINE T blake2b16_h0(const T& m0, const T& m1) {
+  T v[16];
+  for (int i = 0; i < 8; i++) v[i] = T{} + kB2bIv[i], v[i + 8] = T{} + kB2bIv[i];
+  v[0] ^= 0x01010000ULL ^ 64;  // parameter block: digest 64, no key, fanout 1, depth 1
+  const T h0 = v[0];
+  v[12] ^= 16;     // t = 16 bytes
+  v[14] = ~v[14];  // final block
+  rounds16(v, m0, m1, std::make_integer_sequence<int, 12>());
+  return h0 ^ v[0] ^ v[8];
 }
 
 }  // namespace
@@ -116,15 +146,7 @@ uint64_t feistel_round(uint64_t right, uint64_t key, uint64_t right_mask) {
   // BLAKE2b-512 of the 16 bytes BE(right) ‖ BE(key): one final block with t = 16. Message words are read
   // little-endian, so word 0 is bswap(right) and word 1 is bswap(key). Only h[0] of the result is needed:
   // digest bytes 0..8 are h[0] little-endian, which upstream reads big-endian.
-  const uint64_t m0 = __builtin_bswap64(right), m1 = __builtin_bswap64(key);
-  uint64_t v[16];
-  for (int i = 0; i < 8; i++) v[i] = kB2bIv[i], v[i + 8] = kB2bIv[i];
-  v[0] ^= 0x01010000ULL ^ 64;  // parameter block: digest 64, no key, fanout 1, depth 1
-  const uint64_t h0 = v[0];
-  v[12] ^= 16;     // t = 16 bytes
-  v[14] = ~v[14];  // final block
-  rounds16(v, m0, m1, std::make_integer_sequence<int, 12>());
-  return __builtin_bswap64(h0 ^ v[0] ^ v[8]) & right_mask;
+  return __builtin_bswap64(blake2b16_h0(__builtin_bswap64(right), __builtin_bswap64(key))) & right_mask;
 }
 
 namespace {
@@ -164,6 +186,94 @@ uint64_t feistel_invert_permute(uint64_t num_elements, uint64_t index, const uin
   while (u >= num_elements) u = feistel_decode(u, keys, pre);
   return u;
 }
+
+namespace {
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(CUZK_SDR_NO_SIMD)
+#define CUZK_SDR_SIMD 1
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512DQ__)
+#define CUZK_SDR_V4  // the whole file is built for AVX-512 already
+#else
+// Adds the AVX-512 features to whatever the file is built with (replacing the arch would drop e.g. the
+// -madx the project adds, and the baseline helpers could then not be inlined).
+#define CUZK_SDR_V4 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512cd")))
+#endif
+bool have_avx512() {
+  static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+                         __builtin_cpu_supports("avx512cd");
+  return ok;
+}
+
+// 8 Feistel permutations side by side, one per 64-bit lane of an AVX-512 register (GCC vector extensions in
+// a function built for AVX-512 and called only when the CPU has it).
+typedef uint64_t U64x8 __attribute__((vector_size(64)));
+typedef uint8_t U8x64 __attribute__((vector_size(64)));
+
+CUZK_SDR_INLINE U64x8 bswap_lanes(const U64x8& x) {
+  const U8x64 idx = {7,  6,  5,  4,  3,  2,  1,  0,  15, 14, 13, 12, 11, 10, 9,  8,  23, 22, 21, 20, 19, 18,
+                     17, 16, 31, 30, 29, 28, 27, 26, 25, 24, 39, 38, 37, 36, 35, 34, 33, 32, 47, 46, 45, 44,
+                     43, 42, 41, 40, 55, 54, 53, 52, 51, 50, 49, 48, 63, 62, 61, 60, 59, 58, 57, 56};
+  return (U64x8)__builtin_shuffle((U8x64)x, idx);
+}
+
+// feistel_permute of the `count` indices first, first + 1, …: each lane takes the next index as soon as
+// its current one has walked into range, so every pass hashes 8 useful values until the tail.
+CUZK_SDR_V4 void feistel_permute_batch8(uint64_t num_elements, uint64_t first, size_t count,
+                                        const uint64_t* keys, FeistelPrecomputed pre, uint64_t* out) {
+  const U64x8 rmask = U64x8{} + pre.right_mask, lmask = U64x8{} + pre.left_mask;
+  const U64x8 k[3] = {U64x8{} + __builtin_bswap64(keys[0]), U64x8{} + __builtin_bswap64(keys[1]),
+                      U64x8{} + __builtin_bswap64(keys[2])};
+  const int half = int(pre.half_bits);
+  constexpr size_t kIdle = ~size_t(0);
+  U64x8 cur = U64x8{};
+  size_t slot[8];
+  size_t next = 0, active = 0;
+  for (int l = 0; l < 8; l++) {
+    if (next < count) {
+      cur[l] = first + next, slot[l] = next++, active++;
+    } else {
+      slot[l] = kIdle;
+    }
+  }
+  while (active > 0) {
+    U64x8 left = (cur & lmask) >> half, right = cur & rmask;
+    for (int r = 0; r < kFeistelRounds; r++) {
+      U64x8 f = bswap_lanes(blake2b16_h0(bswap_lanes(right), k[r])) & rmask;
+      U64x8 l = right;
+      right = left ^ f;
+      left = l;
+    }
+    const U64x8 u = (left << half) | right;
+    for (int l = 0; l < 8; l++) {
+      if (slot[l] == kIdle) continue;
+      if (u[l] < num_elements) {
+        out[slot[l]] = u[l];
+        if (next < count) {
+          cur[l] = first + next, slot[l] = next++;
+        } else {
+          slot[l] = kIdle, active--;
+        }
+      } else {
+        cur[l] = u[l];  // cycle walking: encode again
+      }
+    }
+  }
+}
+
+#endif  // CUZK_SDR_SIMD
+
+// feistel_permute of first, first + 1, …, first + count − 1 into out: 8 lanes at a time with AVX-512 when
+// the CPU has it (without it, GCC's emulation of 64-byte vectors is slower than the scalar code).
+void feistel_permute_range(uint64_t num_elements, uint64_t first, size_t count, const uint64_t* keys,
+                           FeistelPrecomputed pre, uint64_t* out) {
+#ifdef CUZK_SDR_SIMD
+  if (have_avx512()) return feistel_permute_batch8(num_elements, first, count, keys, pre, out);
+#endif
+  for (size_t i = 0; i < count; i++) out[i] = feistel_permute(num_elements, first + i, keys, pre);
+}
+
+}  // namespace
 
 SdrGraph::SdrGraph(uint64_t nodes, const PoRepId& porep_id, ApiVersion api_version)
     : nodes_(nodes), porep_id_(porep_id), api_(api_version) {
@@ -216,11 +326,11 @@ void SdrGraph::drg_parents(uint64_t node, uint32_t out[kBaseDegree]) const {
 
 void SdrGraph::exp_parents(uint64_t node, uint32_t out[kExpDegree]) const {
   check_node(node, nodes_);
-  const uint64_t n = nodes_ * kExpDegree;
-  for (unsigned i = 0; i < kExpDegree; i++) {
-    uint64_t t = feistel_permute(n, node * kExpDegree + i, feistel_keys_.data(), feistel_pre_);
-    out[i] = api_ == ApiVersion::kV1_0_0 ? uint32_t(t) / kExpDegree : uint32_t(t / kExpDegree);
-  }
+  uint64_t t[kExpDegree];
+  feistel_permute_range(nodes_ * kExpDegree, node * kExpDegree, kExpDegree, feistel_keys_.data(),
+                        feistel_pre_, t);
+  for (unsigned i = 0; i < kExpDegree; i++)
+    out[i] = api_ == ApiVersion::kV1_0_0 ? uint32_t(t[i]) / kExpDegree : uint32_t(t[i] / kExpDegree);
 }
 
 void SdrGraph::parents(uint64_t node, uint32_t out[kDegree]) const {
@@ -231,28 +341,48 @@ void SdrGraph::parents(uint64_t node, uint32_t out[kDegree]) const {
 void SdrGraph::fill_parent_cache(uint64_t first, uint64_t count, uint8_t* out, ThreadPool* pool) const {
   if (first > nodes_ || count > nodes_ - first)
     throw Error(ErrorCode::kInvalidArgument, "sdr graph: parent cache range out of range");
+  const bool v1_0 = api_ == ApiVersion::kV1_0_0;
   auto rows = [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; i++) {
-      uint32_t p[kDegree];
-      parents(first + i, p);
-      std::memcpy(out + i * kDegree * 4, p, sizeof p);  // little-endian host
+    constexpr size_t kBatch = 256;  // nodes per Feistel batch
+    uint64_t t[kBatch * kExpDegree];
+    for (size_t s = b; s < e; s += kBatch) {
+      const size_t m = std::min(kBatch, e - s);
+      feistel_permute_range(nodes_ * kExpDegree, (first + s) * kExpDegree, m * kExpDegree,
+                            feistel_keys_.data(), feistel_pre_, t);
+      for (size_t i = 0; i < m; i++) {
+        uint32_t p[kDegree];
+        drg_parents(first + s + i, p);
+        for (unsigned j = 0; j < kExpDegree; j++) {
+          uint64_t v = t[i * kExpDegree + j];
+          p[kBaseDegree + j] = v1_0 ? uint32_t(v) / kExpDegree : uint32_t(v / kExpDegree);
+        }
+        std::memcpy(out + (s + i) * kDegree * 4, p, sizeof p);  // little-endian host
+      }
     }
   };
   if (pool)
-    pool->parallel_for(count, rows, 1024);
+    pool->parallel_for(count, rows, 4096);
   else
     rows(0, count);
 }
 
 Sha256::Digest SdrGraph::parent_cache_digest(ThreadPool* pool) const {
+  // Double-buffered: a helper thread hashes chunk c while the pool computes chunk c + 1 (at 32 GiB the
+  // 56 GiB of rows take minutes to hash on one core).
   constexpr uint64_t kChunk = uint64_t(1) << 16;
-  std::vector<uint8_t> buf(kChunk * kDegree * 4);
+  std::vector<uint8_t> buf[2] = {std::vector<uint8_t>(kChunk * kDegree * 4),
+                                 std::vector<uint8_t>(kChunk * kDegree * 4)};
   Sha256 h;
-  for (uint64_t first = 0; first < nodes_; first += kChunk) {
-    uint64_t count = std::min(kChunk, nodes_ - first);
-    fill_parent_cache(first, count, buf.data(), pool);
-    h.update(buf.data(), count * kDegree * 4);
+  std::future<void> hashing;
+  unsigned which = 0;
+  for (uint64_t first = 0; first < nodes_; first += kChunk, which ^= 1) {
+    const uint64_t count = std::min(kChunk, nodes_ - first);
+    fill_parent_cache(first, count, buf[which].data(), pool);
+    if (hashing.valid()) hashing.get();
+    const uint8_t* p = buf[which].data();
+    hashing = std::async(std::launch::async, [&h, p, count] { h.update(p, count * kDegree * 4); });
   }
+  if (hashing.valid()) hashing.get();
   return h.finish();
 }
 
