@@ -223,6 +223,12 @@ int run_fake_c1(const std::string& size, std::string proof, uint64_t seed, std::
   return 0;
 }
 
+double peak_rss_gib() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)ru.ru_maxrss / (1024.0 * 1024.0);
+}
+
 // The public inputs of every partition of a C1 (from its commitments and node indices).
 std::vector<std::vector<Fr>> c1_public_inputs(const C1Output& c1) {
   std::vector<std::vector<Fr>> out;
@@ -267,16 +273,19 @@ int run_prove(const std::string& c1_path, const std::string& params, const std::
                                                ": the proof does not verify with " +
                                                (vk_path.empty() ? params : vk_path) + "; nothing written");
     proofs.push_back(res.proof);
-    if (!quiet)
-      std::fprintf(stderr, "partition %zu: witness %.2f s, a/b/c %.2f s, prove+verify %.2f s\n", k, t_w, t_s,
-                   seconds_since(tp) - t_w - t_s);
+    if (!quiet) {
+      std::string stages;
+      for (auto& [name, ms] : res.stages) stages += " " + name + " " + std::to_string((int)ms) + "ms";
+      std::fprintf(stderr, "partition %zu: witness %.2f s, a/b/c %.2f s, prove+verify %.2f s (%s)\n", k, t_w, t_s,
+                   seconds_since(tp) - t_w - t_s, stages.c_str() + (stages.empty() ? 0 : 1));
+    }
   }
   write_proofs_file(out, proofs);
   if (!quiet)
     std::printf(
         "wrote %s: %zu partitions x 192 bytes, every one verified; C1 %.2f s, circuit %.2f s, key %.2f s, "
-        "total %.2f s\n",
-        out.c_str(), proofs.size(), t_c1, t_circuit, t_key, seconds_since(t0));
+        "total %.2f s; host memory peak %.1f GiB\n",
+        out.c_str(), proofs.size(), t_c1, t_circuit, t_key, seconds_since(t0), peak_rss_gib());
   return 0;
 }
 
@@ -313,12 +322,6 @@ int run_verify(const std::string& c1_path, const std::string& seal_path, const s
     }
   if (!quiet) std::printf("OK: %zu partitions verify\n", proofs.size());
   return 0;
-}
-
-double peak_rss_gib() {
-  struct rusage ru {};
-  getrusage(RUSAGE_SELF, &ru);
-  return (double)ru.ru_maxrss / (1024.0 * 1024.0);
 }
 
 double median(std::vector<double> v) {
