@@ -35,8 +35,8 @@ std::vector<uint8_t> file_bytes(const std::string& path) {
   return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 
-WitnessInput mimc_witness() { return {{}, nullptr, file_bytes(kData + "mimc/mimc.wtns")}; }
-WitnessInput tiny_witness() { return {{}, nullptr, file_bytes(kData + "tiny/mul.wtns")}; }
+WitnessInput mimc_witness() { return {{}, nullptr, file_bytes(kData + "mimc/mimc.wtns"), {}}; }
+WitnessInput tiny_witness() { return {{}, nullptr, file_bytes(kData + "tiny/mul.wtns"), {}}; }
 
 JobRequest mimc_job(size_t partitions, Priority pr = Priority::kNormal, std::string request_id = "") {
   JobRequest r;
@@ -393,7 +393,7 @@ TEST(EnginePipeline, SyntheticPorepCircuitInBellpersonConventionVerifies) {
   engine.circuits().add("porep", "synthetic", [&] { return LoadedCircuit{key, cs}; });
   JobRequest r;
   r.circuit_id = "porep";
-  for (int i = 0; i < 3; i++) r.partitions.push_back({{}, witness, {}});
+  for (int i = 0; i < 3; i++) r.partitions.push_back({{}, witness, {}, {}});
   JobResult res = engine.prove(std::move(r));
   ASSERT_EQ(res.state, JobState::kCompleted) << res.error;
   for (size_t i = 0; i < 3; i++)

@@ -195,7 +195,13 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
   if (const toml::table* t = section(root, "srs", name)) {
     TableReader r(*t, "srs.", name);
     r.str("param_cache", param_cache);
+    r.boolean("verify_subgroup", c.verify_subgroup);
     r.no_unknown_keys();
+    if (!param_cache.empty()) {
+      c.param_cache = base_dir / param_cache;
+      if (!std::filesystem::is_directory(c.param_cache))
+        r.fail("param_cache", c.param_cache.string() + ": no such folder");
+    }
   }
   if (const toml::table* t = section(root, "logging", name)) {
     TableReader r(*t, "logging.", name);
