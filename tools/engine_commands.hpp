@@ -1,8 +1,9 @@
 // The subcommands of the proving engine and its daemon, registered on the `cuzk` CLI by one call:
 //   cuzk serve --config cuzk.toml                      the cuzk.v1 gRPC daemon (tools/serve.cpp)
 //   cuzk client prove|status|metrics|cancel|preload|evict   a small gRPC client (tools/client.cpp)
-//   cuzk bench batch -c COUNT -j CONCURRENCY [--porep c1.json]   load a running daemon (tools/bench_batch.cpp)
-//   cuzk bench pipeline --synthetic porep --log2 K ...  the engine in-process (tools/bench_pipeline.cpp)
+//   cuzk bench batch -c COUNT -j CONCURRENCY [--porep c1.json]   load a running daemon
+//   (tools/bench_batch.cpp) cuzk bench pipeline --synthetic porep --log2 K ...  the engine in-process
+//   (tools/bench_pipeline.cpp)
 // serve, client and bench batch need the gRPC build (CUZK_SERVICE); without it they say so.
 #pragma once
 

@@ -32,10 +32,14 @@ const std::vector<std::string>& porep_sector_sizes() {
 }
 
 std::string porep_circuit_id(const std::string& s) {
-  static const std::map<std::string, std::string> ids = {
-      {"2KiB", "porep-2k"}, {"8MiB", "porep-8m"}, {"512MiB", "porep-512m"}, {"32GiB", "porep-32g"}, {"64GiB", "porep-64g"}};
+  static const std::map<std::string, std::string> ids = {{"2KiB", "porep-2k"},
+                                                         {"8MiB", "porep-8m"},
+                                                         {"512MiB", "porep-512m"},
+                                                         {"32GiB", "porep-32g"},
+                                                         {"64GiB", "porep-64g"}};
   auto it = ids.find(s);
-  if (it == ids.end()) throw Error(ErrorCode::kInvalidArgument, "no Filecoin PoRep circuit for sector size '" + s + "'");
+  if (it == ids.end())
+    throw Error(ErrorCode::kInvalidArgument, "no Filecoin PoRep circuit for sector size '" + s + "'");
   return it->second;
 }
 
@@ -110,8 +114,8 @@ std::vector<WitnessInput> porep_job_partitions(std::shared_ptr<const C1Output> c
       // The leased circuit holds its PorepCircuit (load_porep), so this finds it rather than building one.
       const std::shared_ptr<const PorepCircuit> circuit = porep_circuit(size, pool);
       if (circuit->cs.get() != &cs)
-        throw Error(ErrorCode::kInternal, "partition " + std::to_string(k) + ": the circuit is not the " + size +
-                                              " PoRep circuit (register it with load_porep)");
+        throw Error(ErrorCode::kInternal, "partition " + std::to_string(k) + ": the circuit is not the " +
+                                              size + " PoRep circuit (register it with load_porep)");
       return porep_partition_witness(*c1, k, *circuit, pool);
     };
   return out;

@@ -15,8 +15,8 @@ namespace {
 void check_length(size_t values, const ConstraintSystem& cs, const char* what) {
   if (values != cs.n_vars())
     throw Error(ErrorCode::kInvalidArgument, std::string(what) + " has " + std::to_string(values) +
-                                                 " values but the circuit has " + std::to_string(cs.n_vars()) +
-                                                 " variables");
+                                                 " values but the circuit has " +
+                                                 std::to_string(cs.n_vars()) + " variables");
 }
 
 }  // namespace

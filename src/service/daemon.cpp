@@ -105,7 +105,8 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   m.porep = std::make_unique<PorepJobs>(m.engine->circuits(),
                                         PorepJobs::Options{cfg.param_cache, reading, cfg.synthesis_threads});
   std::string porep_list;
-  for (const std::string& id : m.porep->register_present()) porep_list += (porep_list.empty() ? "" : ",") + id;
+  for (const std::string& id : m.porep->register_present())
+    porep_list += (porep_list.empty() ? "" : ",") + id;
   if (porep_list.empty()) porep_list = "none";
   for (const CircuitConfig& c : cfg.circuits)
     if (c.preload) m.engine->circuits().preload(c.id);
@@ -127,7 +128,8 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
       "param_cache={} verify_subgroup={} memory_budget={}",
       cfg.listen, m.grpc_port, cfg.status_listen.empty() ? "off" : cfg.status_listen, http_port(),
       devs.size(), devs[0]->name(), cfg.circuits.size(), porep_list,
-      cfg.param_cache.empty() ? "unset" : cfg.param_cache.string(), cfg.verify_subgroup, cfg.memory_budget_bytes);
+      cfg.param_cache.empty() ? "unset" : cfg.param_cache.string(), cfg.verify_subgroup,
+      cfg.memory_budget_bytes);
 }
 
 Daemon::~Daemon() { shutdown(); }

@@ -134,19 +134,21 @@ class ProvingService final : public v1::ProvingEngine::Service {
     v1::ProofKind kind = req.proof_kind();
     if (kind == v1::POREP_SEAL_COMMIT) return submit_porep(req, resp);
     if (kind != v1::PROOF_KIND_UNSPECIFIED && kind != v1::CIRCOM_GROTH16 && kind != v1::BELLPERSON_GROTH16)
-      return Status(StatusCode::UNIMPLEMENTED,
-                    "proof kind " + v1::ProofKind_Name(kind) +
-                        " (Filecoin vanilla proofs) is not supported yet: this daemon proves POREP_SEAL_COMMIT, "
-                        "and CIRCOM_GROTH16 or BELLPERSON_GROTH16 with circuit_id and witnesses");
+      return Status(
+          StatusCode::UNIMPLEMENTED,
+          "proof kind " + v1::ProofKind_Name(kind) +
+              " (Filecoin vanilla proofs) is not supported yet: this daemon proves POREP_SEAL_COMMIT, "
+              "and CIRCOM_GROTH16 or BELLPERSON_GROTH16 with circuit_id and witnesses");
     if (req.circuit_id().empty()) return Status(StatusCode::INVALID_ARGUMENT, "circuit_id is empty");
     if (req.witnesses_size() == 0)
       return Status(StatusCode::INVALID_ARGUMENT, "no witness: give one .wtns per partition in witnesses");
     if (engine_.circuits().contains(req.circuit_id())) {
       const std::string ck = engine_.circuits().kind(req.circuit_id());
       if (ck == "porep")
-        return Status(StatusCode::INVALID_ARGUMENT, "circuit \"" + req.circuit_id() +
-                                                        "\" is a PoRep circuit: submit POREP_SEAL_COMMIT with "
-                                                        "the C1 output in vanilla_proof");
+        return Status(StatusCode::INVALID_ARGUMENT,
+                      "circuit \"" + req.circuit_id() +
+                          "\" is a PoRep circuit: submit POREP_SEAL_COMMIT with "
+                          "the C1 output in vanilla_proof");
       const v1::ProofKind want = ck == "bellperson" ? v1::BELLPERSON_GROTH16 : v1::CIRCOM_GROTH16;
       if (kind != v1::PROOF_KIND_UNSPECIFIED && kind != want)
         return Status(StatusCode::INVALID_ARGUMENT, "circuit \"" + req.circuit_id() + "\" is a " + ck +
@@ -170,8 +172,9 @@ class ProvingService final : public v1::ProvingEngine::Service {
   /// (FAILED_PRECONDITION naming the file).
   Status submit_porep(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
     if (!req.circuit_id().empty() || req.witnesses_size() > 0)
-      return Status(StatusCode::INVALID_ARGUMENT,
-                    "a POREP_SEAL_COMMIT job takes the C1 output in vanilla_proof, not circuit_id or witnesses");
+      return Status(
+          StatusCode::INVALID_ARGUMENT,
+          "a POREP_SEAL_COMMIT job takes the C1 output in vanilla_proof, not circuit_id or witnesses");
     if (req.vanilla_proofs_size() > 0)
       return Status(StatusCode::INVALID_ARGUMENT,
                     "a POREP_SEAL_COMMIT job takes one C1 output in vanilla_proof, not vanilla_proofs");
@@ -181,8 +184,9 @@ class ProvingService final : public v1::ProvingEngine::Service {
       jr = porep_.job(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(c1.data()), c1.size()),
                       req.registered_proof(), req.sector_size(), req.sector_number());
     } catch (const Error& e) {
-      return Status(e.code() == ErrorCode::kIo ? StatusCode::FAILED_PRECONDITION : StatusCode::INVALID_ARGUMENT,
-                    e.what());
+      return Status(
+          e.code() == ErrorCode::kIo ? StatusCode::FAILED_PRECONDITION : StatusCode::INVALID_ARGUMENT,
+          e.what());
     } catch (const std::exception& e) {
       return Status(StatusCode::INTERNAL, e.what());
     }

@@ -64,8 +64,8 @@ engine::JobRequest PorepJobs::job(std::span<const uint8_t> vanilla_proof, uint64
                 "envelope)");
   auto c1 = std::make_shared<const C1Output>(read_c1(vanilla_proof, "vanilla_proof"));
   const RegisteredSealProof& rp = c1->registered_proof;
-  const std::string theirs = "the C1's registered proof " + std::string(rp.name) + " (id " + std::to_string(rp.id) +
-                             ", " + std::to_string(rp.sector_size) + "-byte sectors)";
+  const std::string theirs = "the C1's registered proof " + std::string(rp.name) + " (id " +
+                             std::to_string(rp.id) + ", " + std::to_string(rp.sector_size) + "-byte sectors)";
   if (sector_size != 0 && sector_size != rp.sector_size)
     throw Error(ErrorCode::kInvalidArgument,
                 "sector_size " + std::to_string(sector_size) + " disagrees with " + theirs);
@@ -76,8 +76,8 @@ engine::JobRequest PorepJobs::job(std::span<const uint8_t> vanilla_proof, uint64
     } catch (const Error&) {
       name = "not a registered seal proof (0..19)";
     }
-    throw Error(ErrorCode::kInvalidArgument, "registered_proof " + std::to_string(registered_proof) + " (" + name +
-                                                 ") disagrees with " + theirs);
+    throw Error(ErrorCode::kInvalidArgument, "registered_proof " + std::to_string(registered_proof) + " (" +
+                                                 name + ") disagrees with " + theirs);
   }
   if (c1->envelope && sector_number != 0 && sector_number != c1->envelope->sector_num)
     throw Error(ErrorCode::kInvalidArgument, "sector_number " + std::to_string(sector_number) +

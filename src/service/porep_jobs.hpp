@@ -27,8 +27,8 @@ namespace cuzk::service {
 
 /// Calls `read` with the daemon's .params read options (the subgroup check setting and, in CUDA builds
 /// with a GPU, a point decoder that lives for the call) and returns its result.
-using ParamsReading =
-    std::function<engine::LoadedCircuit(const std::function<engine::LoadedCircuit(const ParamsReadOptions&)>& read)>;
+using ParamsReading = std::function<engine::LoadedCircuit(
+    const std::function<engine::LoadedCircuit(const ParamsReadOptions&)>& read)>;
 
 /// PoRep jobs for one engine's registry. Thread-safe.
 class PorepJobs {
@@ -66,8 +66,8 @@ class PorepJobs {
   /// partition (request_id and priority left to the caller). Throws Error(kInvalidArgument or
   /// kInvalidFile) naming the problem for a bad request or C1 ("vanilla_proof: <JSON path>: …", the
   /// challenge that differs, …), Error(kIo) from ensure_circuit when the parameters are missing.
-  engine::JobRequest job(std::span<const uint8_t> vanilla_proof, uint64_t registered_proof, uint64_t sector_size,
-                         uint64_t sector_number);
+  engine::JobRequest job(std::span<const uint8_t> vanilla_proof, uint64_t registered_proof,
+                         uint64_t sector_size, uint64_t sector_number);
 
  private:
   engine::CircuitRegistry& circuits_;

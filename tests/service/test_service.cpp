@@ -222,7 +222,8 @@ TEST(ServiceGrpc, FailuresStayInTheirJob) {
   grpc::ClientContext c1;
   const grpc::Status st = s.stub->SubmitProof(&c1, post, &sub);
   EXPECT_EQ(st.error_code(), grpc::StatusCode::UNIMPLEMENTED);
-  EXPECT_NE(st.error_message().find("WINNING_POST (Filecoin vanilla proofs) is not supported yet"), std::string::npos)
+  EXPECT_NE(st.error_message().find("WINNING_POST (Filecoin vanilla proofs) is not supported yet"),
+            std::string::npos)
       << st.error_message();
   v1::SubmitProofRequest wrong_kind = s.job(1);
   wrong_kind.set_proof_kind(v1::BELLPERSON_GROTH16);
@@ -285,12 +286,15 @@ TEST(ServiceGrpc, PorepRequestsAreCheckedAtSubmit) {
 }
 
 TEST(ServiceConfig, ParamCacheAndSubgroupCheck) {
-  const ServiceConfig c = parse_config("[srs]\nparam_cache = \"mimc\"\nverify_subgroup = false\n", "t.toml", kData);
+  const ServiceConfig c =
+      parse_config("[srs]\nparam_cache = \"mimc\"\nverify_subgroup = false\n", "t.toml", kData);
   EXPECT_EQ(c.param_cache, std::filesystem::path(kData) / "mimc");
   EXPECT_FALSE(c.verify_subgroup);
   EXPECT_TRUE(parse_config("", "t.toml", kData).verify_subgroup);
-  EXPECT_NE(config_error("[srs]\nparam_cache = \"no-such-folder\"\n").find("srs.param_cache: "), std::string::npos);
-  EXPECT_EQ(config_error("[srs]\nverify_subgroup = 1\n"), "t.toml: srs.verify_subgroup: expected true or false");
+  EXPECT_NE(config_error("[srs]\nparam_cache = \"no-such-folder\"\n").find("srs.param_cache: "),
+            std::string::npos);
+  EXPECT_EQ(config_error("[srs]\nverify_subgroup = 1\n"),
+            "t.toml: srs.verify_subgroup: expected true or false");
 }
 
 TEST(ServiceGrpc, MemoryBudgetBelowTwoPartitionsCompletesEveryJob) {
