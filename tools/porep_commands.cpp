@@ -1,13 +1,14 @@
 #include "porep_commands.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "circuits/sdr/porep.hpp"
 #include "circuits/stacked.hpp"
@@ -17,6 +18,7 @@
 #include "formats/params.hpp"
 #include "formats/proof_zcash.hpp"
 #include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
 #include "util/error.hpp"
@@ -156,7 +158,8 @@ std::array<uint8_t, 32> parse_hex32(const std::string& text, const std::string& 
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
     throw Error(ErrorCode::kInvalidArgument, what + ": not a hex digit '" + std::string(1, c) + "'");
   };
-  if (text.size() != 64) throw Error(ErrorCode::kInvalidArgument, what + ": expected 64 hex digits (32 bytes)");
+  if (text.size() != 64)
+    throw Error(ErrorCode::kInvalidArgument, what + ": expected 64 hex digits (32 bytes)");
   for (size_t i = 0; i < 32; i++) b[i] = (uint8_t)(nib(text[2 * i]) << 4 | nib(text[2 * i + 1]));
   return b;
 }
@@ -164,8 +167,12 @@ std::array<uint8_t, 32> parse_hex32(const std::string& text, const std::string& 
 // The chain's data of a sector (verify_seal's arguments) as JSON: hex strings of the 32-byte values
 // (in the byte order a C1 stores them), the sector id and the registered proof.
 nlohmann::json seal_json(const std::string& registered_proof, const sdr::SealPublicData& s) {
-  return {{"registered_proof", registered_proof}, {"comm_r", hex32(s.comm_r)},    {"comm_d", hex32(s.comm_d)},
-          {"prover_id", hex32(s.prover_id)},      {"sector_id", s.sector_id},     {"ticket", hex32(s.ticket)},
+  return {{"registered_proof", registered_proof},
+          {"comm_r", hex32(s.comm_r)},
+          {"comm_d", hex32(s.comm_d)},
+          {"prover_id", hex32(s.prover_id)},
+          {"sector_id", s.sector_id},
+          {"ticket", hex32(s.ticket)},
           {"seed", hex32(s.seed)}};
 }
 
@@ -216,22 +223,30 @@ int run_fake_c1(const std::string& size, std::string proof, uint64_t seed, std::
   return 0;
 }
 
+double peak_rss_gib() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)ru.ru_maxrss / (1024.0 * 1024.0);
+}
+
 // The public inputs of every partition of a C1 (from its commitments and node indices).
 std::vector<std::vector<Fr>> c1_public_inputs(const C1Output& c1) {
   std::vector<std::vector<Fr>> out;
   const circuits::StackedShape shape = shape_of(c1);
   for (size_t k = 0; k < c1.vanilla_proofs.size(); k++) {
     const circuits::StackedWitness w = partition_witness(c1, k, shape);
-    out.push_back(circuits::stacked_public_inputs(w.replica_id, w.comm_d, w.comm_r, partition_challenges(c1, k),
-                                                  partition_parents(c1, k)));
+    out.push_back(circuits::stacked_public_inputs(w.replica_id, w.comm_d, w.comm_r,
+                                                  partition_challenges(c1, k), partition_parents(c1, k)));
   }
   return out;
 }
 
 int run_prove(const std::string& c1_path, const std::string& params, const std::string& vk_path,
-              const std::string& out, bool chain_check, bool subgroup_check, const DeviceChoice& dev, bool quiet) {
+              const std::string& out, bool chain_check, bool subgroup_check, const DeviceChoice& dev,
+              bool quiet) {
   if (c1_path.empty() || params.empty() || out.empty())
-    throw Error(ErrorCode::kInvalidArgument, "porep prove takes --c1 FILE --params FILE [--vk FILE] proof.bin");
+    throw Error(ErrorCode::kInvalidArgument,
+                "porep prove takes --c1 FILE --params FILE [--vk FILE] proof.bin");
   const auto t0 = std::chrono::steady_clock::now();
   ThreadPool pool(dev.threads);
   const C1Output c1 = load_c1(c1_path);
@@ -254,18 +269,23 @@ int run_prove(const std::string& c1_path, const std::string& params, const std::
     const double t_s = seconds_since(tp) - t_w;
     ProveResult res = prove(key, std::move(asg), *backend);
     if (!verify(vk, res.public_inputs, res.proof))
-      throw Error(ErrorCode::kUnsatisfied, "partition " + std::to_string(k) + ": the proof does not verify with " +
+      throw Error(ErrorCode::kUnsatisfied, "partition " + std::to_string(k) +
+                                               ": the proof does not verify with " +
                                                (vk_path.empty() ? params : vk_path) + "; nothing written");
     proofs.push_back(res.proof);
-    if (!quiet)
-      std::fprintf(stderr, "partition %zu: witness %.2f s, a/b/c %.2f s, prove+verify %.2f s\n", k, t_w, t_s,
-                   seconds_since(tp) - t_w - t_s);
+    if (!quiet) {
+      std::string stages;
+      for (auto& [name, ms] : res.stages) stages += " " + name + " " + std::to_string((int)ms) + "ms";
+      std::fprintf(stderr, "partition %zu: witness %.2f s, a/b/c %.2f s, prove+verify %.2f s (%s)\n", k, t_w, t_s,
+                   seconds_since(tp) - t_w - t_s, stages.c_str() + (stages.empty() ? 0 : 1));
+    }
   }
   write_proofs_file(out, proofs);
   if (!quiet)
-    std::printf("wrote %s: %zu partitions x 192 bytes, every one verified; C1 %.2f s, circuit %.2f s, key %.2f s, "
-                "total %.2f s\n",
-                out.c_str(), proofs.size(), t_c1, t_circuit, t_key, seconds_since(t0));
+    std::printf(
+        "wrote %s: %zu partitions x 192 bytes, every one verified; C1 %.2f s, circuit %.2f s, key %.2f s, "
+        "total %.2f s; host memory peak %.1f GiB\n",
+        out.c_str(), proofs.size(), t_c1, t_circuit, t_key, seconds_since(t0), peak_rss_gib());
   return 0;
 }
 
@@ -282,10 +302,12 @@ int run_verify(const std::string& c1_path, const std::string& seal_path, const s
     const SealFile f = read_seal_json(seal_path);
     const auto proof = sdr::registered_seal_proof_from_name(f.registered_proof);
     if (!proof)
-      throw Error(ErrorCode::kInvalidFile, seal_path + ": registered_proof: unknown '" + f.registered_proof + "'");
+      throw Error(ErrorCode::kInvalidFile,
+                  seal_path + ": registered_proof: unknown '" + f.registered_proof + "'");
     const sdr::PoRepConfig cfg = sdr::porep_config(*proof);
     const sdr::SdrGraph graph(cfg.nodes(), cfg.porep_id, cfg.api_version);
-    for (uint32_t k = 0; k < cfg.partitions; k++) inputs.push_back(sdr::partition_public_inputs(cfg, graph, f.seal, k));
+    for (uint32_t k = 0; k < cfg.partitions; k++)
+      inputs.push_back(sdr::partition_public_inputs(cfg, graph, f.seal, k));
   }
   const VerifyingKey vk = read_vk(vk_path);
   const std::vector<Groth16Proof> proofs = read_proofs_file(proof_path);
@@ -302,26 +324,113 @@ int run_verify(const std::string& c1_path, const std::string& seal_path, const s
   return 0;
 }
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// C2 of a fake sector stage by stage, in one process: C1 written and parsed, challenges checked, the
+// circuit recorded, a key (read from --params, else an in-memory testing setup), then every partition:
+// witness, a/b/c, prove (the backend's stages), verify.
+int run_bench_porep(const std::string& size, const std::string& params, unsigned partitions, uint64_t seed,
+                    const DeviceChoice& dev) {
+  if (size.empty()) throw Error(ErrorCode::kInvalidArgument, "bench porep needs --sector-size");
+  ThreadPool pool(dev.threads);
+  auto t0 = std::chrono::steady_clock::now();
+  const FakeSector fs = make_fake_sector("StackedDrg" + size + "V1_1", seed);
+  const double t_fake = seconds_since(t0);
+  const std::string json = write_c1_json(fs.c1);
+  t0 = std::chrono::steady_clock::now();
+  const C1Output c1 =
+      read_c1({reinterpret_cast<const uint8_t*>(json.data()), json.size()}, "fake " + size + " C1");
+  const double t_parse = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  engine::check_c1_challenges(c1, "fake C1");
+  const double t_chain = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  const auto circuit = engine::porep_circuit(size, pool);
+  const double t_circuit = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  ProvingKey key;
+  if (!params.empty()) {
+    key = read_params_on(params, dev, SubgroupCheck::kNo);
+    check_key_fits(key, *circuit->cs, params + " and the " + size + " PoRep circuit");
+  } else {
+    key = setup(*circuit->cs, ToxicWaste::from_seed(seed), pool, setup_accel(dev));
+  }
+  const double t_key = seconds_since(t0);
+  std::printf(
+      "%s: fake sector %.2f s; C1 %.1f MB parsed in %.2f s; challenges checked in %.2f s; circuit "
+      "(%zu rows, %zu nonzeros) %.2f s; key (%s) %.2f s\n",
+      size.c_str(), t_fake, json.size() / 1e6, t_parse, t_chain, circuit->cs->a.rows(), circuit->cs->nnz(),
+      t_circuit, params.empty() ? "in-memory setup" : "read", t_key);
+  std::unique_ptr<ProverBackend> backend = make_backend(dev);
+  const VerifyingKey vk = key.verifying_key();
+  const size_t n =
+      partitions ? std::min<size_t>(partitions, c1.vanilla_proofs.size()) : c1.vanilla_proofs.size();
+  std::vector<double> tw, ts, tp, tv;
+  const auto all0 = std::chrono::steady_clock::now();
+  for (size_t k = 0; k < n; k++) {
+    auto t = std::chrono::steady_clock::now();
+    std::vector<Fr> w = engine::porep_partition_witness(c1, k, *circuit, pool);
+    tw.push_back(seconds_since(t));
+    t = std::chrono::steady_clock::now();
+    Assignment asg = synthesize(*circuit->cs, w, pool);
+    std::vector<Fr>().swap(w);
+    ts.push_back(seconds_since(t));
+    t = std::chrono::steady_clock::now();
+    ProveOptions opt;
+    opt.verify = false;
+    ProveResult res = prove(key, std::move(asg), *backend, opt);
+    tp.push_back(seconds_since(t));
+    t = std::chrono::steady_clock::now();
+    if (!verify(vk, res.public_inputs, res.proof))
+      throw Error(ErrorCode::kUnsatisfied, "partition " + std::to_string(k) + " does not verify");
+    tv.push_back(seconds_since(t));
+    std::string stages;
+    for (auto& [name, ms] : res.stages) stages += " " + name + " " + std::to_string((int)ms) + "ms";
+    std::printf("partition %zu: witness %.3f s, a/b/c %.3f s, prove %.3f s (%s ), verify %.3f s\n", k,
+                tw.back(), ts.back(), tp.back(), stages.c_str() + 1, tv.back());
+  }
+  const double total = seconds_since(all0);
+  std::printf(
+      "%s: %zu partitions in %.2f s (%.2f s per partition; medians: witness %.3f, a/b/c %.3f, prove %.3f, "
+      "verify %.3f s); with the C1 parse and the challenge check: %.2f s per proof; host memory peak %.1f "
+      "GiB; every proof verified\n",
+      size.c_str(), n, total, total / n, median(tw), median(ts), median(tp), median(tv),
+      total + t_parse + t_chain, peak_rss_gib());
+  return 0;
+}
+
 }  // namespace
 
-PorepCommands::PorepCommands(CLI::App& app, CLI::App& bench, const std::function<void(CLI::App*)>& add_device_options) {
+PorepCommands::PorepCommands(CLI::App& app, CLI::App& bench,
+                             const std::function<void(CLI::App*)>& add_device_options) {
   porep_ = app.add_subcommand("porep", "Filecoin PoRep commit phase 2 (the StackedCircuit) from a C1 output");
   porep_->require_subcommand(1);
-  fake_ = porep_->add_subcommand("fake-c1", "Write the C1 of a fake committed-capacity sector and its .seal.json");
-  fake_->add_option("--sector-size", sector_size_, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB (StackedDrg<size>V1_1)");
-  fake_->add_option("--registered-proof", registered_proof_, "e.g. StackedDrg32GiBV1 (interactive PoRep only)");
+  fake_ = porep_->add_subcommand("fake-c1",
+                                 "Write the C1 of a fake committed-capacity sector and its .seal.json");
+  fake_->add_option("--sector-size", sector_size_,
+                    "2KiB, 8MiB, 512MiB, 32GiB or 64GiB (StackedDrg<size>V1_1)");
+  fake_->add_option("--registered-proof", registered_proof_,
+                    "e.g. StackedDrg32GiBV1 (interactive PoRep only)");
   fake_->add_option("--seed", seed_, "Seed of the sector's random data")->capture_default_str();
-  fake_->add_option("--envelope", envelope_, "Write Curio's envelope with this SectorNum instead of the raw JSON");
+  fake_->add_option("--envelope", envelope_,
+                    "Write Curio's envelope with this SectorNum instead of the raw JSON");
   fake_->add_option("c1", out_, "Output c1.json (the chain data goes to c1.seal.json)")->required();
-  prove_ = porep_->add_subcommand("prove", "Prove every partition of a C1; each proof is verified before writing");
-  prove_->add_option("--c1", c1_, "C1 output (raw JSON or Curio's envelope)")->required()->check(CLI::ExistingFile);
+  prove_ =
+      porep_->add_subcommand("prove", "Prove every partition of a C1; each proof is verified before writing");
+  prove_->add_option("--c1", c1_, "C1 output (raw JSON or Curio's envelope)")
+      ->required()
+      ->check(CLI::ExistingFile);
   prove_->add_option("--params", params_, "The size's .params")->required()->check(CLI::ExistingFile);
   prove_->add_option("--vk", vk_, "Verify with this .vk (default: the key's own)")->check(CLI::ExistingFile);
   prove_->add_flag("--no-chain-check", no_chain_check_,
                    "Accept challenges and parents that differ from those the seed and the SDR graph give");
-  prove_->add_flag("--no-subgroup-check", no_subgroup_check_,
-                   "Skip the subgroup check of the key's points (for a file whose digest is known, as Filecoin's "
-                   "parameter fetcher checks it; the check costs ~6 min per GB on two CPU cores)");
+  prove_->add_flag(
+      "--no-subgroup-check", no_subgroup_check_,
+      "Skip the subgroup check of the key's points (for a file whose digest is known, as Filecoin's "
+      "parameter fetcher checks it; the check costs ~6 min per GB on two CPU cores)");
   prove_->add_option("proof", out_, "Output: the partitions' 192-byte proofs, concatenated")->required();
   add_device_options(prove_);
   verify_ = porep_->add_subcommand("verify", "Verify a PoRep proof file (exit 0 valid, 1 invalid)");
@@ -330,15 +439,26 @@ PorepCommands::PorepCommands(CLI::App& app, CLI::App& bench, const std::function
       ->check(CLI::ExistingFile);
   verify_->add_option("--vk", vk_, "The size's .vk")->required()->check(CLI::ExistingFile);
   verify_->add_option("proof", out_, "The proof file")->required()->check(CLI::ExistingFile);
-  r1cs_ = porep_->add_subcommand("r1cs", "Count or record the circuit of one partition; its canonical digest");
+  r1cs_ =
+      porep_->add_subcommand("r1cs", "Count or record the circuit of one partition; its canonical digest");
   r1cs_->add_option("--sector-size", sector_size_, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
   r1cs_->add_option("--shape", shape_, "One of upstream's test shapes: base-2, base-8, sub-8-4, top-8-4-2");
   r1cs_->add_flag("--digest", digest_, "Record the rows and print the SHA-256 of the canonical form");
   r1cs_->add_option("--row", row_, "Print row I (synthesized rows, then the input rows) in words");
-  bench_circuit_ = bench.add_subcommand("circuit", "Witness-mode speed of the PoRep gadgets (values per second)");
+  bench_circuit_ =
+      bench.add_subcommand("circuit", "Witness-mode speed of the PoRep gadgets (values per second)");
   bench_circuit_->add_option("--what", what_, "label, inclusion or all")->capture_default_str();
   bench_circuit_->add_option("--reps", reps_, "Repetitions (median for one core)")->capture_default_str();
-  for (CLI::App* sub : {porep_, fake_, prove_, verify_, r1cs_, bench_circuit_}) sub->fallthrough();
+  bench_porep_ = bench.add_subcommand("porep", "C2 of a fake sector stage by stage (every proof verified)");
+  bench_porep_->add_option("--sector-size", sector_size_, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->required();
+  bench_porep_
+      ->add_option("--params", params_, "Read this .params (no subgroup check) instead of a testing setup")
+      ->check(CLI::ExistingFile);
+  bench_porep_->add_option("--partitions", partitions_, "Prove only the first N partitions (0 = all)");
+  bench_porep_->add_option("--seed", seed_, "Fake sector and setup seed")->capture_default_str();
+  add_device_options(bench_porep_);
+  for (CLI::App* sub : {porep_, fake_, prove_, verify_, r1cs_, bench_circuit_, bench_porep_})
+    sub->fallthrough();
 }
 
 std::optional<int> PorepCommands::run(const DeviceChoice& dev, bool quiet) {
@@ -346,14 +466,18 @@ std::optional<int> PorepCommands::run(const DeviceChoice& dev, bool quiet) {
   if (*prove_) return run_prove(c1_, params_, vk_, out_, !no_chain_check_, !no_subgroup_check_, dev, quiet);
   if (*verify_) return run_verify(c1_, seal_, vk_, out_, quiet);
   if (*r1cs_) return run_r1cs(sector_size_, shape_, digest_, row_, quiet);
+  if (*bench_porep_) return run_bench_porep(sector_size_, params_, partitions_, seed_, dev);
   if (*bench_circuit_) {
     if (what_ != "all" && what_ != "label" && what_ != "inclusion")
       throw Error(ErrorCode::kInvalidArgument, "bench circuit --what takes label, inclusion or all");
     if (reps_ == 0) throw Error(ErrorCode::kInvalidArgument, "bench circuit --reps must be at least 1");
     const unsigned t = dev.threads ? dev.threads : std::max(1u, std::thread::hardware_concurrency());
-    if (what_ != "inclusion") bench_block("label", [](auto& cs, auto& rng) { label_block(cs, rng); }, reps_, t);
+    if (what_ != "inclusion")
+      bench_block(
+          "label", [](auto& cs, auto& rng) { label_block(cs, rng); }, reps_, t);
     if (what_ != "label")
-      bench_block("inclusion", [](auto& cs, auto& rng) { inclusion_block(cs, rng); }, reps_ * 100, t);
+      bench_block(
+          "inclusion", [](auto& cs, auto& rng) { inclusion_block(cs, rng); }, reps_ * 100, t);
     return 0;
   }
   return std::nullopt;

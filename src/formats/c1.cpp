@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "circuits/sdr/porep.hpp"
 #include "ff/bytes.hpp"
 #include "util/error.hpp"
 
@@ -13,50 +14,33 @@ namespace cuzk {
 
 namespace {
 
-struct SizeRow {
-  const char* name;
-  uint64_t bytes;
-};
-constexpr SizeRow kSizes[5] = {{"2KiB", 2048},
-                               {"8MiB", uint64_t{8} << 20},
-                               {"512MiB", uint64_t{512} << 20},
-                               {"32GiB", uint64_t{32} << 30},
-                               {"64GiB", uint64_t{64} << 30}};
-// Variant suffixes in registry order (ids = 5·group + size index).
-constexpr const char* kSuffixes[4] = {"V1", "V1_1", "V1_1_Feat_SyntheticPoRep",
-                                      "V1_2_Feat_NonInteractivePoRep"};
-
+// The table is sdr's (src/circuits/sdr/porep.hpp: ids, names, partitions, challenges, versions),
+// with the sector size's name added.
 struct Registry {
-  std::array<std::string, 20> names;
   std::array<RegisteredSealProof, 20> rows;
   Registry() {
-    for (uint32_t g = 0; g < 4; g++)
-      for (uint32_t s = 0; s < 5; s++) {
-        uint32_t id = 5 * g + s;
-        names[id] = std::string("StackedDrg") + kSizes[s].name + kSuffixes[g];
-        RegisteredSealProof& r = rows[id];
-        r.id = id;
-        r.name = names[id];
-        r.size = kSizes[s].name;
-        r.sector_size = kSizes[s].bytes;
-        r.api_version[0] = 1;
-        r.api_version[1] = g == 0 ? 0 : g == 1 ? 1 : 2;
-        r.feature = g == 2   ? PoRepFeature::kSyntheticPoRep
-                    : g == 3 ? PoRepFeature::kNonInteractivePoRep
-                             : PoRepFeature::kInteractive;
-        const bool big = s >= 3;  // 32 and 64 GiB
-        // constants.rs: POREP_PARTITIONS, get_porep_non_interactive_partitions and the minimum
-        // challenges; parameters.rs select_challenges: ⌈minimum / partitions⌉.
-        uint32_t min_challenges;
-        if (r.feature == PoRepFeature::kNonInteractivePoRep) {
-          r.partitions = big ? 126 : 13;
-          min_challenges = big ? 2253 : 26;
-        } else {
-          r.partitions = big ? 10 : 1;
-          min_challenges = big ? 176 : 2;
-        }
-        r.challenges_per_partition = (min_challenges + r.partitions - 1) / r.partitions;
-      }
+    for (uint32_t id = 0; id < 20; id++) {
+      const auto p = static_cast<sdr::RegisteredSealProof>(id);
+      const sdr::PoRepConfig cfg = sdr::porep_config(p);
+      RegisteredSealProof& r = rows[id];
+      r.id = id;
+      r.name = sdr::registered_seal_proof_name(p);
+      r.sector_size = cfg.sector_size;
+      r.size = cfg.sector_size == 2048                  ? "2KiB"
+               : cfg.sector_size == uint64_t{8} << 20   ? "8MiB"
+               : cfg.sector_size == uint64_t{512} << 20 ? "512MiB"
+               : cfg.sector_size == uint64_t{32} << 30  ? "32GiB"
+                                                        : "64GiB";
+      r.api_version[0] = 1;
+      r.api_version[1] = cfg.api_version == sdr::ApiVersion::kV1_0_0   ? 0
+                         : cfg.api_version == sdr::ApiVersion::kV1_1_0 ? 1
+                                                                       : 2;
+      r.feature = cfg.challenges == sdr::ChallengeKind::kSynthetic        ? PoRepFeature::kSyntheticPoRep
+                  : cfg.challenges == sdr::ChallengeKind::kNonInteractive ? PoRepFeature::kNonInteractivePoRep
+                                                                          : PoRepFeature::kInteractive;
+      r.partitions = cfg.partitions;
+      r.challenges_per_partition = cfg.challenges_per_partition();
+    }
   }
 };
 
@@ -70,9 +54,7 @@ const Registry& registry() {
 std::string RegisteredSealProof::shape_key() const { return "StackedDrg" + std::string(size) + "V1"; }
 
 Bytes32 RegisteredSealProof::porep_id() const {
-  Bytes32 b{};
-  for (int i = 0; i < 8; i++) b[i] = (uint8_t)(uint64_t{id} >> (8 * i));  // nonce (bytes 8..16) is 0
-  return b;
+  return sdr::porep_id(static_cast<sdr::RegisteredSealProof>(id));
 }
 
 std::span<const RegisteredSealProof> registered_seal_proofs() { return registry().rows; }
@@ -682,8 +664,8 @@ class DomBuilder {
 
 // The shape key "StackedDrg<size>V1" → the size, or "" if it is not one.
 std::string size_of_shape_key(const std::string& key) {
-  for (const SizeRow& s : kSizes)
-    if (key == std::string("StackedDrg") + s.name + "V1") return s.name;
+  for (const RegisteredSealProof& r : registered_seal_proofs())
+    if (key == r.shape_key()) return std::string(r.size);
   return "";
 }
 

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Filecoin PoRep C2 through the CLI (issue 18): a fake 2 KiB and 8 MiB sector's C1 → `setup --porep` into
+# a folder with Filecoin's parameter file names → `porep prove` (every partition verified before writing)
+# → `porep verify` with the C1's public inputs and with the chain data alone (.seal.json); the same C1
+# in Curio's envelope; bad C1s (truncated, registered proof and shape disagreeing, a challenge the seed
+# does not give, a foreign key) are clear errors with exit 2 and no output; a wrong vk or a proof of
+# another sector exits 1.
+source "$(dirname "$0")/common.sh"
+cd "$WORK"
+no_output() { [ ! -e out.bin ] && ! ls ./*.tmp* >/dev/null 2>&1 || fail "$1: output file left behind"; }
+
+for size in 2KiB 8MiB; do
+  echo "== $size"
+  mkdir -p "params-$size"
+  expect_exit 0 "fake-c1 $size" -- "$CUZK" -q porep fake-c1 --sector-size "$size" --seed 3 "c1-$size.json"
+  [ -s "c1-$size.json" ] && [ -s "c1-$size.seal.json" ] || fail "fake-c1 wrote no C1 or .seal.json"
+  expect_exit 0 "setup --porep $size" -- "$CUZK" -q setup --porep "$size" --seed 9 "params-$size"
+  P=$(ls "params-$size"/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-*.params)
+  V="${P%.params}.vk"
+  [ -s "$V" ] || fail "setup --porep wrote no .vk next to $P"
+  expect_exit 0 "porep prove $size" -- "$CUZK" -q porep prove --c1 "c1-$size.json" --params "$P" --vk "$V" \
+    --no-subgroup-check "proof-$size.bin"
+  [ "$(stat -c %s "proof-$size.bin")" = 192 ] || fail "$size: proof is not one 192-byte partition"
+  expect_exit 0 "porep verify --c1 $size" -- "$CUZK" porep verify --c1 "c1-$size.json" --vk "$V" "proof-$size.bin"
+  expect_exit 0 "porep verify --seal $size" -- "$CUZK" porep verify --seal "c1-$size.seal.json" --vk "$V" "proof-$size.bin"
+done
+P2=$(ls params-2KiB/*.params); V2="${P2%.params}.vk"; V8=$(ls params-8MiB/*.vk)
+
+echo "== Curio's envelope"
+expect_exit 0 "fake-c1 envelope" -- "$CUZK" -q porep fake-c1 --sector-size 2KiB --seed 3 --envelope 77 env.json
+grep -q '"Phase1Out"' env.json || fail "no envelope written"
+expect_exit 0 "prove from the envelope" -- "$CUZK" -q porep prove --c1 env.json --params "$P2" --no-subgroup-check env.bin
+expect_exit 0 "verify the envelope's proof" -- "$CUZK" porep verify --seal c1-2KiB.seal.json --vk "$V2" env.bin
+
+echo "== wrong key, another sector's proof"
+expect_exit 1 "8 MiB vk on a 2 KiB proof" -- "$CUZK" porep verify --c1 c1-2KiB.json --vk "$V8" proof-2KiB.bin
+expect_exit 0 "another sector" -- "$CUZK" -q porep fake-c1 --sector-size 2KiB --seed 4 other.json
+expect_exit 1 "a proof of another sector" -- "$CUZK" porep verify --c1 other.json --vk "$V2" proof-2KiB.bin
+
+echo "== bad C1s: exit 2, named, no output"
+head -c 5000 c1-2KiB.json > trunc.json
+expect_exit 2 truncated -- "$CUZK" -q porep prove --c1 trunc.json --params "$P2" --no-subgroup-check out.bin
+expect_err_contains "trunc.json"; no_output truncated
+sed 's/"StackedDrg2KiBV1_1"/"StackedDrg8MiBV1_1"/' c1-2KiB.json > shape.json
+expect_exit 2 "registered proof vs shape" -- "$CUZK" -q porep prove --c1 shape.json --params "$P2" --no-subgroup-check out.bin
+expect_err_contains "shape.json"; expect_err_contains "registered_proof"; no_output shape
+python3 - <<'PY'
+import json
+c = json.load(open("c1-2KiB.json"))
+c["seed"][0] ^= 1  # the challenges no longer follow from the seed
+json.dump(c, open("seed.json", "w"), separators=(",", ":"))
+PY
+expect_exit 2 "challenges not from the seed" -- "$CUZK" -q porep prove --c1 seed.json --params "$P2" --no-subgroup-check out.bin
+expect_err_contains "seed.json"; expect_err_contains "challenge"; no_output seed
+expect_exit 2 "a key of another size" -- "$CUZK" -q porep prove --c1 c1-2KiB.json --params "$(ls params-8MiB/*.params)" --no-subgroup-check out.bin
+expect_err_contains "PoRep circuit"; no_output key
+expect_exit 2 "non-interactive fake" -- "$CUZK" -q porep fake-c1 --registered-proof StackedDrg2KiBV1_2_Feat_NonInteractivePoRep ni.json
+expect_err_contains "comm_r"; [ ! -e ni.json ] || fail "a refused fake-c1 wrote its file"
+echo "porep CLI: all checks passed"
