@@ -295,6 +295,10 @@ TEST(ServiceConfig, ParamCacheAndSubgroupCheck) {
             std::string::npos);
   EXPECT_EQ(config_error("[srs]\nverify_subgroup = 1\n"),
             "t.toml: srs.verify_subgroup: expected true or false");
+  EXPECT_EQ(
+      config_error("[[circuits]]\nid = \"porep-32g\"\nzkey = \"mimc/mimc_dev.zkey\"\n"),
+      "t.toml: circuits[0].id: \"porep-32g\" is the id of the daemon's PoRep circuit of that size (from "
+      "srs.param_cache)");
 }
 
 TEST(ServiceGrpc, MemoryBudgetBelowTwoPartitionsCompletesEveryJob) {
