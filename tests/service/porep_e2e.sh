@@ -2,7 +2,7 @@
 # The daemon's POREP_SEAL_COMMIT jobs end to end, over gRPC, on a 2 KiB sector: a fake C1 (raw and in
 # Curio's envelope) and its key set up into a temporary parameter cache under Filecoin's file name; the
 # proofs the daemon returns verify against the C1 and against the chain data (.seal.json). A missing
-# parameter file, a truncated C1, sizes and proofs that disagree, and an edited challenge are refused
+# parameter file, a truncated C1, and sizes, proofs or sector numbers that disagree are refused
 # with a message naming the problem, and the daemon keeps serving (a good job after them succeeds).
 NO_ORACLE=1 source "$(dirname "$0")/../cli/common.sh"
 DAEMON=
