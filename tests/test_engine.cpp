@@ -17,8 +17,10 @@
 #include "engine/queue.hpp"
 #include "engine/registry.hpp"
 #include "engine/synthesis.hpp"
+#include "formats/binfile.hpp"
 #include "formats/params.hpp"
 #include "formats/r1cs.hpp"
+#include "formats/wtns.hpp"
 #include "groth16/cpu_backend.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthetic.hpp"
@@ -35,8 +37,8 @@ std::vector<uint8_t> file_bytes(const std::string& path) {
   return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 
-WitnessInput mimc_witness() { return {{}, nullptr, file_bytes(kData + "mimc/mimc.wtns")}; }
-WitnessInput tiny_witness() { return {{}, nullptr, file_bytes(kData + "tiny/mul.wtns")}; }
+WitnessInput mimc_witness() { return {{}, nullptr, file_bytes(kData + "mimc/mimc.wtns"), {}}; }
+WitnessInput tiny_witness() { return {{}, nullptr, file_bytes(kData + "tiny/mul.wtns"), {}}; }
 
 JobRequest mimc_job(size_t partitions, Priority pr = Priority::kNormal, std::string request_id = "") {
   JobRequest r;
@@ -224,7 +226,47 @@ TEST(EngineSynthesis, DecodesWtnsAndRejectsCorruptOnes) {
   WitnessInput bad = mimc_witness();
   bad.wtns.resize(bad.wtns.size() / 2);
   EXPECT_THROW(synthesize_partition(*c.cs, bad, pool), Error);
-  EXPECT_THROW(synthesize_partition(*c.cs, {{}, nullptr, file_bytes(kData + "tiny/mul.wtns")}, pool), Error);
+  EXPECT_THROW(synthesize_partition(*c.cs, {{}, nullptr, file_bytes(kData + "tiny/mul.wtns"), {}}, pool),
+               Error);
+}
+
+TEST(EnginePipeline, GeneratedWitnessesProveAndTheirErrorsFailTheirJob) {
+  // The generator form of WitnessInput (PoRep partitions): called in a synthesis worker with the leased
+  // circuit's rows; a wrong length or a throw fails that job only.
+  Fixture f;
+  const std::vector<uint8_t> bytes = file_bytes(kData + "mimc/mimc.wtns");
+  const std::vector<Fr> values = read_wtns(BinFile::from_bytes(bytes, "mimc.wtns", "wtns", 2));
+  JobRequest good;
+  good.circuit_id = "mimc";
+  std::atomic<int> calls{0};
+  for (int i = 0; i < 2; i++)
+    good.partitions.push_back({{}, nullptr, {}, [&](const ConstraintSystem& cs, ThreadPool&) {
+                                 EXPECT_EQ(cs.n_vars(), values.size());
+                                 calls++;
+                                 return values;
+                               }});
+  JobRequest throws;
+  throws.circuit_id = "mimc";
+  throws.partitions.push_back({{}, nullptr, {}, [](const ConstraintSystem&, ThreadPool&) -> std::vector<Fr> {
+                                 throw Error(ErrorCode::kInvalidArgument, "no C1 today");
+                               }});
+  JobRequest short_one;
+  short_one.circuit_id = "mimc";
+  short_one.partitions.push_back({{}, nullptr, {}, [&](const ConstraintSystem&, ThreadPool&) {
+                                    return std::vector<Fr>(values.begin(), values.end() - 1);
+                                  }});
+  const std::string a = f.engine.submit(std::move(good)).job_id;
+  const std::string b = f.engine.submit(std::move(throws)).job_id;
+  const std::string c = f.engine.submit(std::move(short_one)).job_id;
+  f.expect_valid(*f.engine.await(a), 2);
+  EXPECT_EQ(calls.load(), 2);
+  const JobResult rb = *f.engine.await(b);
+  EXPECT_EQ(rb.state, JobState::kFailed);
+  EXPECT_NE(rb.error.find("no C1 today"), std::string::npos) << rb.error;
+  const JobResult rc = *f.engine.await(c);
+  EXPECT_EQ(rc.state, JobState::kFailed);
+  EXPECT_NE(rc.error.find("the generated witness has"), std::string::npos) << rc.error;
+  f.expect_valid(f.engine.prove(mimc_job(1)), 1);
 }
 
 // ---- the whole pipeline -------------------------------------------------------------------------
@@ -257,7 +299,7 @@ TEST(EnginePipeline, CorruptWitnessAndUnknownCircuitFailOnlyTheirJob) {
   JobRequest unknown = mimc_job(1);
   unknown.circuit_id = "no-such-circuit";
   JobRequest wrong = mimc_job(1);
-  wrong.partitions[0] = {{}, nullptr, file_bytes(kData + "tiny/mul.wtns")};  // another circuit's witness
+  wrong.partitions[0] = {{}, nullptr, file_bytes(kData + "tiny/mul.wtns"), {}};  // another circuit's witness
   const std::string good1 = f.engine.submit(mimc_job(2)).job_id;
   const std::string b = f.engine.submit(std::move(bad)).job_id;
   const std::string u = f.engine.submit(std::move(unknown)).job_id;
@@ -393,7 +435,7 @@ TEST(EnginePipeline, SyntheticPorepCircuitInBellpersonConventionVerifies) {
   engine.circuits().add("porep", "synthetic", [&] { return LoadedCircuit{key, cs}; });
   JobRequest r;
   r.circuit_id = "porep";
-  for (int i = 0; i < 3; i++) r.partitions.push_back({{}, witness, {}});
+  for (int i = 0; i < 3; i++) r.partitions.push_back({{}, witness, {}, {}});
   JobResult res = engine.prove(std::move(r));
   ASSERT_EQ(res.state, JobState::kCompleted) << res.error;
   for (size_t i = 0; i < 3; i++)

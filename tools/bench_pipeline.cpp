@@ -76,7 +76,7 @@ int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet) {
     for (unsigned j = 0; j < o.jobs; j++) {
       engine::JobRequest r;
       r.circuit_id = "synthetic-porep";
-      for (unsigned p = 0; p < o.partitions; p++) r.partitions.push_back({{}, witness, {}});
+      for (unsigned p = 0; p < o.partitions; p++) r.partitions.push_back({{}, witness, {}, {}});
       ids.push_back(eng.submit(std::move(r)).job_id);
     }
     std::vector<double> synth, gpu, b_g2, epi, queue;

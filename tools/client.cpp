@@ -12,6 +12,7 @@
 #include <string>
 
 #include "formats/atomic_file.hpp"
+#include "formats/c1.hpp"
 #include "grpc_client.hpp"
 #endif
 
@@ -29,17 +30,35 @@ std::unique_ptr<v1::ProvingEngine::Stub> connect(const std::string& addr) {
 }
 
 v1::SubmitProofRequest job_request(const ClientOptions& o) {
+  v1::SubmitProofRequest r;
+  r.set_request_id(o.request_id);
+  const std::string& p = o.priority;
+  r.set_priority(p == "low" ? v1::LOW : p == "high" ? v1::HIGH : p == "critical" ? v1::CRITICAL : v1::NORMAL);
+  if (!o.porep.empty()) {
+    const std::vector<uint8_t> c1 = read_file_bytes(o.porep);
+    r.set_proof_kind(v1::POREP_SEAL_COMMIT);
+    r.set_vanilla_proof(std::string(c1.begin(), c1.end()));
+    r.set_sector_number(o.sector_number);
+    uint64_t proof = 0, size = 0;
+    if (!o.registered_proof || !o.sector_size) {
+      try {
+        const C1Output parsed = read_c1(c1, o.porep);
+        proof = parsed.registered_proof.id;
+        size = parsed.registered_proof.sector_size;
+      } catch (const Error&) {  // sent as it is: the daemon's answer names the problem
+      }
+    }
+    r.set_registered_proof(o.registered_proof.value_or(proof));
+    r.set_sector_size(o.sector_size.value_or(size));
+    return r;
+  }
   std::ifstream f(o.witness, std::ios::binary);
   if (!f)
     throw Error(ErrorCode::kIo, o.witness +
                                     ": cannot read the witness (give one with --witness; the default is "
                                     "relative to the repository root)");
   const std::string w((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  v1::SubmitProofRequest r;
   r.set_circuit_id(o.circuit);
-  r.set_request_id(o.request_id);
-  const std::string& p = o.priority;
-  r.set_priority(p == "low" ? v1::LOW : p == "high" ? v1::HIGH : p == "critical" ? v1::CRITICAL : v1::NORMAL);
   for (unsigned i = 0; i < o.partitions; i++) r.add_witnesses(w);
   return r;
 }

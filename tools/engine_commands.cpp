@@ -18,6 +18,14 @@ void job_options(CLI::App* c, ClientOptions& o) {
   c->add_option("--priority", o.priority, "low, normal, high or critical")
       ->capture_default_str()
       ->check(CLI::IsMember({"low", "normal", "high", "critical"}));
+  c->add_option(
+       "--porep", o.porep,
+       "A C1 output (raw JSON or Curio's envelope): prove a POREP_SEAL_COMMIT job instead of --circuit")
+      ->check(CLI::ExistingFile);
+  c->add_option("--registered-proof", o.registered_proof,
+                "PoRep: registered_proof to send (abi.RegisteredSealProof 0..19; default: the C1's)");
+  c->add_option("--sector-size", o.sector_size, "PoRep: sector_size to send, bytes (default: the C1's)");
+  c->add_option("--sector-number", o.sector_number, "PoRep: sector_number to send (0 = unset)");
 }
 
 }  // namespace

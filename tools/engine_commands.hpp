@@ -1,8 +1,9 @@
 // The subcommands of the proving engine and its daemon, registered on the `cuzk` CLI by one call:
 //   cuzk serve --config cuzk.toml                      the cuzk.v1 gRPC daemon (tools/serve.cpp)
 //   cuzk client prove|status|metrics|cancel|preload|evict   a small gRPC client (tools/client.cpp)
-//   cuzk bench batch -c COUNT -j CONCURRENCY            load a running daemon (tools/bench_batch.cpp)
-//   cuzk bench pipeline --synthetic porep --log2 K ...  the engine in-process (tools/bench_pipeline.cpp)
+//   cuzk bench batch -c COUNT -j CONCURRENCY [--porep c1.json]   load a running daemon
+//   (tools/bench_batch.cpp) cuzk bench pipeline --synthetic porep --log2 K ...  the engine in-process
+//   (tools/bench_pipeline.cpp)
 // serve, client and bench batch need the gRPC build (CUZK_SERVICE); without it they say so.
 #pragma once
 
@@ -31,6 +32,12 @@ struct ClientOptions {
   std::string job_id;   ///< client cancel
   uint64_t timeout_ms = 0;
   unsigned count = 8, concurrency = 2;  ///< bench batch
+  /// A C1 output (raw JSON or Curio's envelope): a POREP_SEAL_COMMIT job instead of a circuit's.
+  std::string porep;
+  /// Sent as SubmitProofRequest.registered_proof / sector_size / sector_number; unset: read from the C1
+  /// (as Curio sends them), or left 0 when it does not parse (the daemon then says what is wrong).
+  std::optional<uint64_t> registered_proof, sector_size;
+  uint64_t sector_number = 0;
 };
 
 /// Options of `cuzk bench pipeline`.

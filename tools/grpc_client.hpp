@@ -15,8 +15,10 @@ namespace cuzk::cli {
 /// A stub on an insecure channel to `addr` (host:port or unix:///path).
 std::unique_ptr<cuzk::v1::ProvingEngine::Stub> connect(const std::string& addr);
 
-/// A submit request for o.circuit with o.witness's bytes once per partition (the proof kind is left
-/// unspecified: the daemon takes the circuit's). Throws Error(kIo) when the witness cannot be read.
+/// A submit request: with o.porep, a POREP_SEAL_COMMIT job with that file's bytes as vanilla_proof and
+/// registered_proof / sector_size from the options or else from the C1 (both left 0 when it does not
+/// parse: the daemon judges it); otherwise o.circuit with o.witness's bytes once per partition (the proof
+/// kind is left unspecified: the daemon takes the circuit's). Throws Error(kIo) when a file cannot be read.
 cuzk::v1::SubmitProofRequest job_request(const ClientOptions& o);
 
 /// Throws Error(kIo) naming the address for a failed call (kInvalidArgument for a refused request).

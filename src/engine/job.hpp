@@ -4,12 +4,18 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "ff/bls12_381.hpp"
 #include "groth16/key.hpp"
+
+namespace cuzk {
+struct ConstraintSystem;
+class ThreadPool;
+}  // namespace cuzk
 
 namespace cuzk::engine {
 
@@ -36,12 +42,18 @@ inline bool is_final(JobState s) { return s != JobState::kQueued && s != JobStat
 
 /// The witness of one partition: the full assignment inputs ‖ aux (variable 0 = ONE), as Fr values
 /// (Montgomery form), as values shared between partitions (benchmarks: one big witness, many
-/// partitions), or as the bytes of a .wtns v2 file, decoded by a synthesis worker (so a corrupt witness
-/// fails its own job there, off the submitting thread). The first non-empty of the three is used.
+/// partitions), as the bytes of a .wtns v2 file, decoded by a synthesis worker (so a corrupt witness
+/// fails its own job there, off the submitting thread), or as a generator that a synthesis worker calls
+/// to make the values (a PoRep partition from its C1, engine/porep.hpp porep_job_partitions). The
+/// first non-empty of the four, in the order generate, values, shared, wtns, is used.
 struct WitnessInput {
+  /// Returns inputs ‖ aux (n_vars values) for the leased circuit's rows `cs`, computed on `pool` (the
+  /// synthesis worker's). May throw cuzk::Error naming the problem: that fails this job only.
+  using Generator = std::function<std::vector<Fr>(const ConstraintSystem& cs, ThreadPool& pool)>;
   std::vector<Fr> values;
   std::shared_ptr<const std::vector<Fr>> shared;
   std::vector<uint8_t> wtns;
+  Generator generate;  ///< last, so that {values, shared, wtns} initializers stay valid
 };
 
 /// What a client submits.

@@ -12,18 +12,35 @@ namespace cuzk::engine {
 
 std::shared_ptr<const PorepCircuit> porep_circuit(const std::string& sector_size, ThreadPool& pool) {
   static std::mutex mu;
-  static std::map<std::string, std::shared_ptr<const PorepCircuit>> cache;
+  static std::map<std::string, std::weak_ptr<const PorepCircuit>> cache;
   const circuits::StackedShape shape = circuits::stacked_shape(sector_size);  // throws for unknown sizes
   std::lock_guard<std::mutex> lock(mu);
   auto& slot = cache[sector_size];
-  if (!slot) {
-    auto c = std::make_shared<PorepCircuit>();
-    c->shape = shape;
-    c->layout = circuits::stacked_layout(shape);
-    c->cs = std::make_shared<const ConstraintSystem>(circuits::stacked_constraint_system(shape, pool));
-    slot = std::move(c);
-  }
-  return slot;
+  if (auto held = slot.lock()) return held;
+  auto c = std::make_shared<PorepCircuit>();
+  c->shape = shape;
+  c->layout = circuits::stacked_layout(shape);
+  c->cs = std::make_shared<const ConstraintSystem>(circuits::stacked_constraint_system(shape, pool));
+  std::shared_ptr<const PorepCircuit> out = std::move(c);
+  slot = out;
+  return out;
+}
+
+const std::vector<std::string>& porep_sector_sizes() {
+  static const std::vector<std::string> sizes = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
+  return sizes;
+}
+
+std::string porep_circuit_id(const std::string& s) {
+  static const std::map<std::string, std::string> ids = {{"2KiB", "porep-2k"},
+                                                         {"8MiB", "porep-8m"},
+                                                         {"512MiB", "porep-512m"},
+                                                         {"32GiB", "porep-32g"},
+                                                         {"64GiB", "porep-64g"}};
+  auto it = ids.find(s);
+  if (it == ids.end())
+    throw Error(ErrorCode::kInvalidArgument, "no Filecoin PoRep circuit for sector size '" + s + "'");
+  return it->second;
 }
 
 std::string porep_param_stem(const std::string& s) {
@@ -85,7 +102,23 @@ LoadedCircuit load_porep(const std::filesystem::path& params, const std::shared_
   } catch (const Error& e) {
     throw Error(ErrorCode::kInvalidArgument, std::string(e.what()));
   }
-  return {key, circuit->cs};
+  // The rows alias the PorepCircuit: while the registry holds them, porep_circuit returns this circuit.
+  return {key, std::shared_ptr<const ConstraintSystem>(circuit, circuit->cs.get())};
+}
+
+std::vector<WitnessInput> porep_job_partitions(std::shared_ptr<const C1Output> c1) {
+  std::vector<WitnessInput> out(c1->vanilla_proofs.size());
+  const std::string size(c1->registered_proof.size);
+  for (size_t k = 0; k < out.size(); k++)
+    out[k].generate = [c1, k, size](const ConstraintSystem& cs, ThreadPool& pool) {
+      // The leased circuit holds its PorepCircuit (load_porep), so this finds it rather than building one.
+      const std::shared_ptr<const PorepCircuit> circuit = porep_circuit(size, pool);
+      if (circuit->cs.get() != &cs)
+        throw Error(ErrorCode::kInternal, "partition " + std::to_string(k) + ": the circuit is not the " +
+                                              size + " PoRep circuit (register it with load_porep)");
+      return porep_partition_witness(*c1, k, *circuit, pool);
+    };
+  return out;
 }
 
 }  // namespace cuzk::engine

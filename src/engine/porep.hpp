@@ -27,9 +27,17 @@ struct PorepCircuit {
 };
 
 /// The circuit of `sector_size` ("2KiB" … "64GiB"), built on first use (circuits::stacked_constraint_system
-/// on `pool`) and kept for the process's lifetime; thread-safe. Throws Error(kInvalidArgument) for an
-/// unknown size.
+/// on `pool`) and shared while anyone holds it: later calls return the same object as long as a
+/// shared_ptr to it (or a LoadedCircuit of load_porep, whose constraint system aliases it) lives, so an
+/// evicted circuit's rows are freed. Thread-safe. Throws Error(kInvalidArgument) for an unknown size.
 std::shared_ptr<const PorepCircuit> porep_circuit(const std::string& sector_size, ThreadPool& pool);
+
+/// The sector sizes with Filecoin PoRep parameters: "2KiB", "8MiB", "512MiB", "32GiB", "64GiB".
+const std::vector<std::string>& porep_sector_sizes();
+
+/// The circuit id of a sector size in the daemon's registry, cuzk's names: "porep-2k", "porep-8m",
+/// "porep-512m", "porep-32g", "porep-64g". Throws Error(kInvalidArgument) for an unknown size.
+std::string porep_circuit_id(const std::string& sector_size);
 
 /// Filecoin's parameter file name of a sector size without extension (rust-fil-proofs parameters.json),
 /// e.g. "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-82a357d2…"
@@ -49,9 +57,18 @@ void check_c1_challenges(const C1Output& c1, const std::string& source);
 std::vector<Fr> porep_partition_witness(const C1Output& c1, size_t k, const PorepCircuit& circuit, ThreadPool& pool);
 
 /// A PoRep key (.params) for `circuit`: read (with `options`) and checked against the recorded
-/// circuit (domain, input and aux counts, A and B lengths against the densities). Throws the reader's
-/// Error naming the file, or Error(kInvalidArgument) "<file> does not fit the <size> PoRep circuit: …".
+/// circuit (domain, input and aux counts, A and B lengths against the densities). The returned
+/// constraint system aliases `circuit` (holds it), so porep_circuit finds it while the registry keeps the
+/// circuit loaded. Throws the reader's Error naming the file, or Error(kInvalidArgument) "<file> does not
+/// fit the <size> PoRep circuit: …".
 LoadedCircuit load_porep(const std::filesystem::path& params, const std::shared_ptr<const PorepCircuit>& circuit,
                          const ParamsReadOptions& options = {});
+
+/// The partitions of one PoRep job: one WitnessInput per partition of `c1` (in order), each a generator
+/// that a synthesis worker runs, making porep_partition_witness(c1, k) for the leased circuit (the
+/// circuit of c1's sector size, loaded by load_porep). A generator throws Error(kInternal) when the
+/// leased rows are not porep_circuit's of that size, or porep_partition_witness's errors. The C1 is
+/// shared by the generators and freed with the last of them.
+std::vector<WitnessInput> porep_job_partitions(std::shared_ptr<const C1Output> c1);
 
 }  // namespace cuzk::engine

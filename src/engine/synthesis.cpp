@@ -10,15 +10,28 @@ uint64_t partition_bytes(const ConstraintSystem& cs) {
   return 32 * (2 * (uint64_t)cs.n_vars() + 7 * (uint64_t)cs.domain_size());
 }
 
+namespace {
+
+void check_length(size_t values, const ConstraintSystem& cs, const char* what) {
+  if (values != cs.n_vars())
+    throw Error(ErrorCode::kInvalidArgument, std::string(what) + " has " + std::to_string(values) +
+                                                 " values but the circuit has " +
+                                                 std::to_string(cs.n_vars()) + " variables");
+}
+
+}  // namespace
+
 Assignment synthesize_partition(const ConstraintSystem& cs, const WitnessInput& w, ThreadPool& pool) {
+  if (w.generate) {
+    const std::vector<Fr> values = w.generate(cs, pool);
+    check_length(values.size(), cs, "the generated witness");
+    return synthesize(cs, values, pool);
+  }
   if (!w.values.empty()) return synthesize(cs, w.values, pool);
   if (w.shared) return synthesize(cs, *w.shared, pool);
   if (w.wtns.empty()) throw Error(ErrorCode::kInvalidArgument, "the witness is empty");
   const std::vector<Fr> values = read_wtns(BinFile::from_bytes(w.wtns, "the witness (.wtns)", "wtns", 2));
-  if (values.size() != cs.n_vars())
-    throw Error(ErrorCode::kInvalidArgument, "the witness has " + std::to_string(values.size()) +
-                                                 " values but the circuit has " +
-                                                 std::to_string(cs.n_vars()) + " variables");
+  check_length(values.size(), cs, "the witness");
   return synthesize(cs, values, pool);
 }
 

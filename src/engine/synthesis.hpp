@@ -16,8 +16,9 @@ namespace cuzk::engine {
 /// scratch (H and MSM scalars), 32 bytes per value: 32·(2·n_vars + 7·n).
 uint64_t partition_bytes(const ConstraintSystem& cs);
 
-/// Decodes `w` (Fr values, shared values or .wtns bytes) and synthesizes it against `cs`. Throws Error naming
-/// the problem (a corrupt .wtns, a wrong length, witness[0] ≠ 1).
+/// Makes or decodes `w` (a generator's values, Fr values, shared values or .wtns bytes) and synthesizes it
+/// against `cs`. Throws Error naming the problem (the generator's error, a corrupt .wtns, a wrong length,
+/// witness[0] ≠ 1).
 Assignment synthesize_partition(const ConstraintSystem& cs, const WitnessInput& w, ThreadPool& pool);
 
 /// The synthesis worker threads; they stop when the submit queue is closed and empty.

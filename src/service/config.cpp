@@ -195,7 +195,13 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
   if (const toml::table* t = section(root, "srs", name)) {
     TableReader r(*t, "srs.", name);
     r.str("param_cache", param_cache);
+    r.boolean("verify_subgroup", c.verify_subgroup);
     r.no_unknown_keys();
+    if (!param_cache.empty()) {
+      c.param_cache = base_dir / param_cache;
+      if (!std::filesystem::is_directory(c.param_cache))
+        r.fail("param_cache", c.param_cache.string() + ": no such folder");
+    }
   }
   if (const toml::table* t = section(root, "logging", name)) {
     TableReader r(*t, "logging.", name);
@@ -227,6 +233,12 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
       r.no_unknown_keys();
       if (cc.id.empty()) r.fail("id", "missing: every circuit needs an id");
       if (!ids.insert(cc.id).second) r.fail("id", "\"" + cc.id + "\" is used by two circuits");
+      // The ids of the daemon's PoRep circuits (engine::porep_circuit_id), registered from srs.param_cache.
+      static const std::set<std::string> porep_ids = {"porep-2k", "porep-8m", "porep-512m", "porep-32g",
+                                                      "porep-64g"};
+      if (porep_ids.count(cc.id))
+        r.fail("id", "\"" + cc.id +
+                         "\" is the id of the daemon's PoRep circuit of that size (from srs.param_cache)");
       auto path = [&](const char* key, const std::string& p) {
         if (p.empty()) r.fail(key, "missing: a " + cc.kind + " circuit needs it");
         std::filesystem::path full =

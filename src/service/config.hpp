@@ -39,6 +39,13 @@ struct ServiceConfig {
   std::string safety_margin = "5GiB";   ///< memory.safety_margin
   std::string log_level = "info";       ///< logging.level: trace, debug, info, warn, error, off
   std::string timeline_csv;             ///< logging.timeline_csv (ours): per-partition stage times
+  /// srs.param_cache, resolved against the config file's folder: Filecoin's parameter files, found by
+  /// their file names (POREP_SEAL_COMMIT jobs); "" = none.
+  std::filesystem::path param_cache;
+  /// srs.verify_subgroup (ours): subgroup-check every point of a .params file as it loads (bellperson and
+  /// PoRep circuits). false for a trusted cache (Filecoin's fetcher checks each file's digest): a load is
+  /// then several times faster.
+  bool verify_subgroup = true;
   std::vector<CircuitConfig> circuits;  ///< [[circuits]]
 
   /// The engine settings this configuration asks for (log sink not set).

@@ -14,6 +14,7 @@
 #endif
 #include "service/grpc_service.hpp"
 #include "service/http_status.hpp"
+#include "service/porep_jobs.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::service {
@@ -38,6 +39,7 @@ spdlog::level::level_enum spd_level(engine::LogLevel l) {
 struct Daemon::Impl {
   std::vector<std::unique_ptr<ProverBackend>> backends;
   std::unique_ptr<engine::Engine> engine;
+  std::unique_ptr<PorepJobs> porep;
   std::unique_ptr<cuzk::v1::ProvingEngine::Service> service;
   std::unique_ptr<grpc::Server> server;
   std::unique_ptr<HttpStatusServer> http;
@@ -74,26 +76,42 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   engine::EngineConfig ec = cfg.engine_config();
   ec.log = [](const engine::LogEvent& e) { spdlog::log(spd_level(e.level), "{}", e.logfmt()); };
   m.engine = std::make_unique<engine::Engine>(ec, devs);
+  // .params files (bellperson and PoRep circuits) are read with srs.verify_subgroup's check, decoded on
+  // the first GPU in CUDA builds.
+  const ParamsReading reading = [decode_gpu, subgroup = cfg.verify_subgroup](const auto& read) {
+    ParamsReadOptions opt;
+    opt.subgroup = subgroup ? SubgroupCheck::kYes : SubgroupCheck::kNo;
+#ifdef CUZK_WITH_CUDA
+    std::unique_ptr<cuda::GpuPointDecoder> decoder;
+    if (decode_gpu >= 0) decoder = std::make_unique<cuda::GpuPointDecoder>(decode_gpu);
+    opt.decoder = decoder.get();
+#else
+    (void)decode_gpu;
+#endif
+    return read(opt);
+  };
   for (const CircuitConfig& c : cfg.circuits) {
     engine::CircuitLoader loader;
     if (c.kind == "circom")
       loader = [p = c.zkey] { return engine::load_circom(p); };
     else
-      loader = [p = c.params, r = c.r1cs, decode_gpu] {
-        ParamsReadOptions opt;
-#ifdef CUZK_WITH_CUDA
-        std::unique_ptr<cuda::GpuPointDecoder> decoder;
-        if (decode_gpu >= 0) decoder = std::make_unique<cuda::GpuPointDecoder>(decode_gpu);
-        opt.decoder = decoder.get();
-#endif
-        return engine::load_bellperson(p, r, opt);
+      loader = [p = c.params, r = c.r1cs, reading] {
+        return reading([&](const ParamsReadOptions& opt) { return engine::load_bellperson(p, r, opt); });
       };
     m.engine->circuits().add(c.id, c.kind, std::move(loader));
   }
+  // PoRep circuits of the sizes whose parameters are in srs.param_cache (others are registered when a job
+  // or PreloadSRS asks for them and their file has appeared).
+  m.porep = std::make_unique<PorepJobs>(m.engine->circuits(),
+                                        PorepJobs::Options{cfg.param_cache, reading, cfg.synthesis_threads});
+  std::string porep_list;
+  for (const std::string& id : m.porep->register_present())
+    porep_list += (porep_list.empty() ? "" : ",") + id;
+  if (porep_list.empty()) porep_list = "none";
   for (const CircuitConfig& c : cfg.circuits)
     if (c.preload) m.engine->circuits().preload(c.id);
 
-  m.service = make_grpc_service(*m.engine);
+  m.service = make_grpc_service(*m.engine, *m.porep);
   grpc::ServerBuilder b;
   b.SetMaxReceiveMessageSize(1 << 30);
   b.SetMaxSendMessageSize(1 << 30);
@@ -106,10 +124,12 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
                     " (address in use, not local, or the socket folder is missing)");
   if (!cfg.status_listen.empty()) m.http = std::make_unique<HttpStatusServer>(*m.engine, cfg.status_listen);
   spdlog::info(
-      "cuzk daemon listening: grpc={} (port {}) http={} (port {}) devices={} ({}) circuits={} "
-      "memory_budget={}",
+      "cuzk daemon listening: grpc={} (port {}) http={} (port {}) devices={} ({}) circuits={} porep={} "
+      "param_cache={} verify_subgroup={} memory_budget={}",
       cfg.listen, m.grpc_port, cfg.status_listen.empty() ? "off" : cfg.status_listen, http_port(),
-      devs.size(), devs[0]->name(), cfg.circuits.size(), cfg.memory_budget_bytes);
+      devs.size(), devs[0]->name(), cfg.circuits.size(), porep_list,
+      cfg.param_cache.empty() ? "unset" : cfg.param_cache.string(), cfg.verify_subgroup,
+      cfg.memory_budget_bytes);
 }
 
 Daemon::~Daemon() { shutdown(); }

@@ -30,7 +30,7 @@ Status error_status(const std::exception& e) {
 
 class ProvingService final : public v1::ProvingEngine::Service {
  public:
-  explicit ProvingService(engine::Engine& e) : engine_(e) {}
+  ProvingService(engine::Engine& e, PorepJobs& porep) : engine_(e), porep_(porep) {}
 
   Status SubmitProof(ServerContext*, const v1::SubmitProofRequest* req,
                      v1::SubmitProofResponse* resp) override {
@@ -95,6 +95,15 @@ class ProvingService final : public v1::ProvingEngine::Service {
   }
 
   Status PreloadSRS(ServerContext*, const v1::PreloadSrsRequest* req, v1::PreloadSrsResponse* resp) override {
+    // cuzk's PoRep ids ("porep-32g") are registered on demand once their parameters are in the cache.
+    if (const auto size = PorepJobs::sector_size_of(req->circuit_id());
+        size && !engine_.circuits().contains(req->circuit_id())) {
+      try {
+        porep_.ensure_circuit(*size);
+      } catch (const std::exception& e) {
+        return Status(StatusCode::FAILED_PRECONDITION, e.what());
+      }
+    }
     if (!engine_.circuits().contains(req->circuit_id()))
       return Status(StatusCode::NOT_FOUND, "unknown circuit \"" + req->circuit_id() + "\"");
     try {
@@ -123,17 +132,23 @@ class ProvingService final : public v1::ProvingEngine::Service {
  private:
   Status submit(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
     v1::ProofKind kind = req.proof_kind();
+    if (kind == v1::POREP_SEAL_COMMIT) return submit_porep(req, resp);
     if (kind != v1::PROOF_KIND_UNSPECIFIED && kind != v1::CIRCOM_GROTH16 && kind != v1::BELLPERSON_GROTH16)
       return Status(
           StatusCode::UNIMPLEMENTED,
           "proof kind " + v1::ProofKind_Name(kind) +
-              " (Filecoin vanilla proofs) is not supported: submit CIRCOM_GROTH16 or BELLPERSON_GROTH16 "
-              "with circuit_id and witnesses");
+              " (Filecoin vanilla proofs) is not supported yet: this daemon proves POREP_SEAL_COMMIT, "
+              "and CIRCOM_GROTH16 or BELLPERSON_GROTH16 with circuit_id and witnesses");
     if (req.circuit_id().empty()) return Status(StatusCode::INVALID_ARGUMENT, "circuit_id is empty");
     if (req.witnesses_size() == 0)
       return Status(StatusCode::INVALID_ARGUMENT, "no witness: give one .wtns per partition in witnesses");
     if (engine_.circuits().contains(req.circuit_id())) {
       const std::string ck = engine_.circuits().kind(req.circuit_id());
+      if (ck == "porep")
+        return Status(StatusCode::INVALID_ARGUMENT,
+                      "circuit \"" + req.circuit_id() +
+                          "\" is a PoRep circuit: submit POREP_SEAL_COMMIT with "
+                          "the C1 output in vanilla_proof");
       const v1::ProofKind want = ck == "bellperson" ? v1::BELLPERSON_GROTH16 : v1::CIRCOM_GROTH16;
       if (kind != v1::PROOF_KIND_UNSPECIFIED && kind != want)
         return Status(StatusCode::INVALID_ARGUMENT, "circuit \"" + req.circuit_id() + "\" is a " + ck +
@@ -148,7 +163,40 @@ class ProvingService final : public v1::ProvingEngine::Service {
     jr.priority = pr >= 1 && pr <= 4 ? engine::Priority(pr) : engine::Priority::kNormal;
     jr.kind = kind == v1::PROOF_KIND_UNSPECIFIED ? "UNKNOWN" : v1::ProofKind_Name(kind);
     for (const std::string& w : req.witnesses())
-      jr.partitions.push_back({{}, nullptr, std::vector<uint8_t>(w.begin(), w.end())});
+      jr.partitions.push_back({{}, nullptr, std::vector<uint8_t>(w.begin(), w.end()), {}});
+    return enqueue(std::move(jr), resp);
+  }
+
+  /// A POREP_SEAL_COMMIT job: the C1 is parsed and checked here, so that a bad one is refused at once
+  /// (INVALID_ARGUMENT naming the JSON path or the mismatch); missing parameters are the daemon's state
+  /// (FAILED_PRECONDITION naming the file).
+  Status submit_porep(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
+    if (!req.circuit_id().empty() || req.witnesses_size() > 0)
+      return Status(
+          StatusCode::INVALID_ARGUMENT,
+          "a POREP_SEAL_COMMIT job takes the C1 output in vanilla_proof, not circuit_id or witnesses");
+    if (req.vanilla_proofs_size() > 0)
+      return Status(StatusCode::INVALID_ARGUMENT,
+                    "a POREP_SEAL_COMMIT job takes one C1 output in vanilla_proof, not vanilla_proofs");
+    engine::JobRequest jr;
+    try {
+      const std::string& c1 = req.vanilla_proof();
+      jr = porep_.job(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(c1.data()), c1.size()),
+                      req.registered_proof(), req.sector_size(), req.sector_number());
+    } catch (const Error& e) {
+      return Status(
+          e.code() == ErrorCode::kIo ? StatusCode::FAILED_PRECONDITION : StatusCode::INVALID_ARGUMENT,
+          e.what());
+    } catch (const std::exception& e) {
+      return Status(StatusCode::INTERNAL, e.what());
+    }
+    jr.request_id = req.request_id();
+    const int pr = req.priority();
+    jr.priority = pr >= 1 && pr <= 4 ? engine::Priority(pr) : engine::Priority::kNormal;
+    return enqueue(std::move(jr), resp);
+  }
+
+  Status enqueue(engine::JobRequest jr, v1::SubmitProofResponse* resp) {
     try {
       engine::SubmitResult r = engine_.submit(std::move(jr));
       resp->set_job_id(r.job_id);
@@ -220,12 +268,13 @@ class ProvingService final : public v1::ProvingEngine::Service {
   }
 
   engine::Engine& engine_;
+  PorepJobs& porep_;
 };
 
 }  // namespace
 
-std::unique_ptr<v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine) {
-  return std::make_unique<ProvingService>(engine);
+std::unique_ptr<v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine, PorepJobs& porep) {
+  return std::make_unique<ProvingService>(engine, porep);
 }
 
 }  // namespace cuzk::service

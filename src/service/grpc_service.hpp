@@ -5,10 +5,13 @@
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/engine.hpp"
+#include "service/porep_jobs.hpp"
 
 namespace cuzk::service {
 
-/// Makes the service object for `engine` (which must outlive it).
-std::unique_ptr<cuzk::v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine);
+/// Makes the service object for `engine`, with POREP_SEAL_COMMIT jobs made by `porep` (both must outlive
+/// it). Bad requests get INVALID_ARGUMENT naming the problem; a PoRep job whose parameters are missing
+/// gets FAILED_PRECONDITION naming the file; the other Filecoin kinds (SnapDeals, PoSt) UNIMPLEMENTED.
+std::unique_ptr<cuzk::v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine, PorepJobs& porep);
 
 }  // namespace cuzk::service

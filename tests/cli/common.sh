@@ -7,7 +7,8 @@ SNARKJS=(node "$NODE_MODULES/snarkjs/build/cli.cjs")
 CIRCOM=(node "$NODE_MODULES/circom2/cli.js")
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-[ -d "$NODE_MODULES/snarkjs" ] || { echo "oracle packages missing: npm ci --prefix tests/oracle"; exit 1; }
+# Scripts that use neither snarkjs nor circom set NO_ORACLE=1 before sourcing this file.
+[ -n "${NO_ORACLE:-}" ] || [ -d "$NODE_MODULES/snarkjs" ] || { echo "oracle packages missing: npm ci --prefix tests/oracle"; exit 1; }
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # expect_exit CODE DESCRIPTION -- command...: runs the command, checks its exit code, keeps stderr in $WORK/err.

@@ -13,6 +13,8 @@
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/loaders.hpp"
 #include "engine/synthesis.hpp"
+#include "formats/c1.hpp"
+#include "formats/fake_c1.hpp"
 #include "formats/proof_zcash.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "groth16/verifier.hpp"
@@ -214,11 +216,15 @@ TEST(ServiceGrpc, FailuresStayInTheirJob) {
   EXPECT_EQ(r.error_message(), "unknown circuit \"no-such\"");
   s.expect_valid(s.prove(s.job(1)), 1);
   // Request-level refusals are gRPC errors.
-  v1::SubmitProofRequest porep;
-  porep.set_proof_kind(v1::POREP_SEAL_COMMIT);
+  v1::SubmitProofRequest post;
+  post.set_proof_kind(v1::WINNING_POST);
   v1::SubmitProofResponse sub;
   grpc::ClientContext c1;
-  EXPECT_EQ(s.stub->SubmitProof(&c1, porep, &sub).error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  const grpc::Status st = s.stub->SubmitProof(&c1, post, &sub);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_NE(st.error_message().find("WINNING_POST (Filecoin vanilla proofs) is not supported yet"),
+            std::string::npos)
+      << st.error_message();
   v1::SubmitProofRequest wrong_kind = s.job(1);
   wrong_kind.set_proof_kind(v1::BELLPERSON_GROTH16);
   grpc::ClientContext c2;
@@ -228,6 +234,71 @@ TEST(ServiceGrpc, FailuresStayInTheirJob) {
   aw.set_job_id("job-nope");
   v1::AwaitProofResponse ar;
   EXPECT_EQ(s.stub->AwaitProof(&c3, aw, &ar).error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
+/// SubmitProof's status for `req`, its message in `*msg`.
+grpc::StatusCode submit_status(Served& s, const v1::SubmitProofRequest& req, std::string* msg) {
+  v1::SubmitProofResponse sub;
+  grpc::ClientContext ctx;
+  const grpc::Status st = s.stub->SubmitProof(&ctx, req, &sub);
+  *msg = st.error_message();
+  return st.error_code();
+}
+
+TEST(ServiceGrpc, PorepRequestsAreCheckedAtSubmit) {
+  // No srs.param_cache: a good C1 is refused as the daemon's state; bad requests as the client's.
+  Served s;
+  std::string msg;
+  v1::SubmitProofRequest porep;
+  porep.set_proof_kind(v1::POREP_SEAL_COMMIT);
+  EXPECT_EQ(submit_status(s, porep, &msg), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(msg.find("vanilla_proof is empty"), std::string::npos) << msg;
+  porep.set_vanilla_proof("{\"registered_proof\": 7");
+  EXPECT_EQ(submit_status(s, porep, &msg), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(msg.rfind("vanilla_proof: ", 0), 0u) << msg;
+  const FakeSector fs = make_fake_sector("StackedDrg2KiBV1_1", 1);
+  porep.set_vanilla_proof(write_c1_json(fs.c1));
+  porep.set_registered_proof(5);
+  porep.set_sector_size(2048);
+  EXPECT_EQ(submit_status(s, porep, &msg), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(msg.find("srs.param_cache is not set"), std::string::npos) << msg;
+  porep.set_registered_proof(0);  // registered_proof 0 (StackedDrg2KiBV1) with a sector size: checked
+  EXPECT_EQ(submit_status(s, porep, &msg), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(msg.find("registered_proof 0 (StackedDrg2KiBV1) disagrees with the C1's registered proof "
+                     "StackedDrg2KiBV1_1 (id 5, 2048-byte sectors)"),
+            std::string::npos)
+      << msg;
+  porep.set_registered_proof(99);
+  EXPECT_EQ(submit_status(s, porep, &msg), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(msg.find("registered_proof 99 (not a registered seal proof (0..19))"), std::string::npos) << msg;
+  porep.add_witnesses("x");
+  EXPECT_EQ(submit_status(s, porep, &msg), grpc::StatusCode::INVALID_ARGUMENT);
+  // cuzk's PoRep circuit ids: PreloadSRS says what is missing.
+  v1::PreloadSrsRequest pre;
+  pre.set_circuit_id("porep-32g");
+  v1::PreloadSrsResponse pr;
+  grpc::ClientContext ctx;
+  const grpc::Status st = s.stub->PreloadSRS(&ctx, pre, &pr);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(st.error_message().find("32GiB PoRep circuit"), std::string::npos) << st.error_message();
+  // The daemon still serves.
+  s.expect_valid(s.prove(s.job(1)), 1);
+}
+
+TEST(ServiceConfig, ParamCacheAndSubgroupCheck) {
+  const ServiceConfig c =
+      parse_config("[srs]\nparam_cache = \"mimc\"\nverify_subgroup = false\n", "t.toml", kData);
+  EXPECT_EQ(c.param_cache, std::filesystem::path(kData) / "mimc");
+  EXPECT_FALSE(c.verify_subgroup);
+  EXPECT_TRUE(parse_config("", "t.toml", kData).verify_subgroup);
+  EXPECT_NE(config_error("[srs]\nparam_cache = \"no-such-folder\"\n").find("srs.param_cache: "),
+            std::string::npos);
+  EXPECT_EQ(config_error("[srs]\nverify_subgroup = 1\n"),
+            "t.toml: srs.verify_subgroup: expected true or false");
+  EXPECT_EQ(
+      config_error("[[circuits]]\nid = \"porep-32g\"\nzkey = \"mimc/mimc_dev.zkey\"\n"),
+      "t.toml: circuits[0].id: \"porep-32g\" is the id of the daemon's PoRep circuit of that size (from "
+      "srs.param_cache)");
 }
 
 TEST(ServiceGrpc, MemoryBudgetBelowTwoPartitionsCompletesEveryJob) {
