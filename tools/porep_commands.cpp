@@ -254,9 +254,12 @@ int run_prove(const std::string& c1_path, const std::string& params, const std::
   const double t_c1 = seconds_since(t0);
   const auto circuit = engine::porep_circuit(std::string(c1.registered_proof.size), pool);
   const double t_circuit = seconds_since(t0) - t_c1;
-  ProvingKey key = read_params_on(params, dev, subgroup_check ? SubgroupCheck::kYes : SubgroupCheck::kNo);
-  check_key_fits(key, *circuit->cs, params + " and the " + circuit->shape.name + " PoRep circuit");
-  const VerifyingKey vk = vk_path.empty() ? key.verifying_key() : read_vk(vk_path);
+  // Shared, so that a GPU backend keeps it resident across the partitions (a borrowed key is uploaded
+  // for every call).
+  const auto key = std::make_shared<const ProvingKey>(
+      read_params_on(params, dev, subgroup_check ? SubgroupCheck::kYes : SubgroupCheck::kNo));
+  check_key_fits(*key, *circuit->cs, params + " and the " + circuit->shape.name + " PoRep circuit");
+  const VerifyingKey vk = vk_path.empty() ? key->verifying_key() : read_vk(vk_path);
   const double t_key = seconds_since(t0) - t_c1 - t_circuit;
   std::unique_ptr<ProverBackend> backend = make_backend(dev);
   std::vector<Groth16Proof> proofs;
@@ -267,7 +270,9 @@ int run_prove(const std::string& c1_path, const std::string& params, const std::
     Assignment asg = synthesize(*circuit->cs, w, pool);
     std::vector<Fr>().swap(w);
     const double t_s = seconds_since(tp) - t_w;
-    ProveResult res = prove(key, std::move(asg), *backend);
+    std::vector<Assignment> one;
+    one.push_back(std::move(asg));
+    ProveResult res = std::move(prove_finalize(prove_start(key, std::move(one), *backend))[0]);
     if (!verify(vk, res.public_inputs, res.proof))
       throw Error(ErrorCode::kUnsatisfied, "partition " + std::to_string(k) +
                                                ": the proof does not verify with " +
@@ -276,8 +281,8 @@ int run_prove(const std::string& c1_path, const std::string& params, const std::
     if (!quiet) {
       std::string stages;
       for (auto& [name, ms] : res.stages) stages += " " + name + " " + std::to_string((int)ms) + "ms";
-      std::fprintf(stderr, "partition %zu: witness %.2f s, a/b/c %.2f s, prove+verify %.2f s (%s)\n", k, t_w, t_s,
-                   seconds_since(tp) - t_w - t_s, stages.c_str() + (stages.empty() ? 0 : 1));
+      std::fprintf(stderr, "partition %zu: witness %.2f s, a/b/c %.2f s, prove+verify %.2f s (%s)\n", k, t_w,
+                   t_s, seconds_since(tp) - t_w - t_s, stages.c_str() + (stages.empty() ? 0 : 1));
     }
   }
   write_proofs_file(out, proofs);
@@ -351,12 +356,13 @@ int run_bench_porep(const std::string& size, const std::string& params, unsigned
   const auto circuit = engine::porep_circuit(size, pool);
   const double t_circuit = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
-  ProvingKey key;
+  std::shared_ptr<const ProvingKey> key;  // shared: a GPU backend keeps it resident
   if (!params.empty()) {
-    key = read_params_on(params, dev, SubgroupCheck::kNo);
-    check_key_fits(key, *circuit->cs, params + " and the " + size + " PoRep circuit");
+    key = std::make_shared<const ProvingKey>(read_params_on(params, dev, SubgroupCheck::kNo));
+    check_key_fits(*key, *circuit->cs, params + " and the " + size + " PoRep circuit");
   } else {
-    key = setup(*circuit->cs, ToxicWaste::from_seed(seed), pool, setup_accel(dev));
+    key = std::make_shared<const ProvingKey>(
+        setup(*circuit->cs, ToxicWaste::from_seed(seed), pool, setup_accel(dev)));
   }
   const double t_key = seconds_since(t0);
   std::printf(
@@ -365,7 +371,7 @@ int run_bench_porep(const std::string& size, const std::string& params, unsigned
       size.c_str(), t_fake, json.size() / 1e6, t_parse, t_chain, circuit->cs->a.rows(), circuit->cs->nnz(),
       t_circuit, params.empty() ? "in-memory setup" : "read", t_key);
   std::unique_ptr<ProverBackend> backend = make_backend(dev);
-  const VerifyingKey vk = key.verifying_key();
+  const VerifyingKey vk = key->verifying_key();
   const size_t n =
       partitions ? std::min<size_t>(partitions, c1.vanilla_proofs.size()) : c1.vanilla_proofs.size();
   std::vector<double> tw, ts, tp, tv;
@@ -381,7 +387,9 @@ int run_bench_porep(const std::string& size, const std::string& params, unsigned
     t = std::chrono::steady_clock::now();
     ProveOptions opt;
     opt.verify = false;
-    ProveResult res = prove(key, std::move(asg), *backend, opt);
+    std::vector<Assignment> one;
+    one.push_back(std::move(asg));
+    ProveResult res = std::move(prove_finalize(prove_start(key, std::move(one), *backend, opt))[0]);
     tp.push_back(seconds_since(t));
     t = std::chrono::steady_clock::now();
     if (!verify(vk, res.public_inputs, res.proof))
