@@ -55,21 +55,6 @@ FeistelPrecomputed feistel_precompute(uint64_t num_elements) {
 
 namespace {
 
-constexpr uint8_t kSigma[12][16] = {
-    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
-    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
-    {11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4},
-    {7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8},
-    {9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13},
-    {2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9},
-    {12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11},
-    {13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10},
-    {6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5},
-    {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
-    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
-    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
-};
-
 constexpr uint64_t kB2bIv[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
                                 0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
                                 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
@@ -100,11 +85,11 @@ CUZK_SDR_INLINE T msg_word(const T& m0, const T& m1) {
 
 template <int R, int I, int A, int B, int C, int D, class T>
 CUZK_SDR_INLINE void g16(T* v, const T& m0, const T& m1) {
-  v[A] = v[A] + v[B] + msg_word<kSigma[R][2 * I]>(m0, m1);
+  v[A] = v[A] + v[B] + msg_word<Blake2b::kSigma[R][2 * I]>(m0, m1);
   v[D] = rotr64(v[D] ^ v[A], 32);
   v[C] = v[C] + v[D];
   v[B] = rotr64(v[B] ^ v[C], 24);
-  v[A] = v[A] + v[B] + msg_word<kSigma[R][2 * I + 1]>(m0, m1);
+  v[A] = v[A] + v[B] + msg_word<Blake2b::kSigma[R][2 * I + 1]>(m0, m1);
   v[D] = rotr64(v[D] ^ v[A], 16);
   v[C] = v[C] + v[D];
   v[B] = rotr64(v[B] ^ v[C], 63);
