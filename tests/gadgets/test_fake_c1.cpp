@@ -60,3 +60,26 @@ TEST(FakeC1, NonInteractiveProofsAreRefused) {
 
 }  // namespace
 }  // namespace cuzk
+
+namespace cuzk {
+namespace {
+
+// Every production shape: the fake sector's first challenge (of its last partition) satisfies the
+// StackedCircuit, checked row by row on a one-challenge circuit of that shape (the full 8 MiB and 2 KiB
+// circuits are proved end to end by tests/cli/porep.sh, 32 GiB on the H200: docs/PERFORMANCE.md §11).
+TEST(FakeC1, EveryShapeSatisfiesTheCircuit) {
+  for (const char* size : {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"}) {
+    const FakeSector fs = make_fake_sector(std::string("StackedDrg") + size + "V1_1", 5);
+    circuits::StackedShape shape = shape_of(fs.c1);
+    circuits::StackedWitness w = partition_witness(fs.c1, fs.c1.vanilla_proofs.size() - 1, shape);
+    shape.challenges = 1;
+    w.challenges.resize(1);
+    circuits::TestCs cs;
+    circuits::synthesize_stacked(cs, shape, &w);
+    auto bad = cs.first_unsatisfied();
+    EXPECT_FALSE(bad.has_value()) << size << ": row " << *bad;
+  }
+}
+
+}  // namespace
+}  // namespace cuzk
