@@ -45,6 +45,7 @@ std::unique_ptr<PointDecoder> params_decoder(const DeviceChoice& c);
 /// read_params of `path` with the subgroup check `check` (on by default), the points decoded on the GPU
 /// that c chooses (params_decoder) or else on c.threads CPU threads. Throws as read_params and
 /// params_decoder do.
-ProvingKey read_params_on(const std::string& path, const DeviceChoice& c, SubgroupCheck check = SubgroupCheck::kYes);
+ProvingKey read_params_on(const std::string& path, const DeviceChoice& c,
+                          SubgroupCheck check = SubgroupCheck::kYes);
 
 }  // namespace cuzk::cli

@@ -20,9 +20,8 @@
 #include "bench_gpu.hpp"
 #include "bench_gpu_msm.hpp"
 #include "bench_prove.hpp"
-#include "engine_commands.hpp"  // serve, client, bench batch, bench pipeline
 #include "engine/porep.hpp"
-#include "porep_commands.hpp"  // porep …, bench circuit
+#include "engine_commands.hpp"  // serve, client, bench batch, bench pipeline
 #include "formats/atomic_file.hpp"
 #include "formats/decimal.hpp"
 #include "formats/params.hpp"
@@ -38,6 +37,7 @@
 #include "groth16/synthetic.hpp"
 #include "groth16/verifier.hpp"
 #include "info.hpp"
+#include "porep_commands.hpp"  // porep …, bench circuit
 #include "selfcheck.hpp"
 #include "synth.hpp"
 #include "util/error.hpp"
@@ -184,9 +184,10 @@ int main(int argc, char** argv) {
                         "porep: a PoRep-shaped synthetic circuit (needs --log2)");
   setup_cmd->add_option("--log2", log2_k, "Domain size of the synthetic circuit, log2");
   std::string porep_size;
-  setup_cmd->add_option("--porep", porep_size,
-                        "Filecoin's PoRep circuit of a sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB): out.params, "
-                        "or a folder to write Filecoin's parameter file names into");
+  setup_cmd->add_option(
+      "--porep", porep_size,
+      "Filecoin's PoRep circuit of a sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB): out.params, "
+      "or a folder to write Filecoin's parameter file names into");
   add_device_options(setup_cmd);
 
   // synth
@@ -404,9 +405,9 @@ int main(int argc, char** argv) {
       if (!synthetic_kind.empty() && !porep_size.empty())
         throw Error(ErrorCode::kInvalidArgument, "setup takes --synthetic or --porep, not both");
       if (setup_args.size() != (synthetic ? 1u : 2u))
-        throw Error(ErrorCode::kInvalidArgument, synthetic
-                                                     ? "setup --synthetic porep --log2 K and setup --porep SIZE take out.params"
-                                                     : "setup takes circuit.r1cs out.zkey|out.params");
+        throw Error(ErrorCode::kInvalidArgument,
+                    synthetic ? "setup --synthetic porep --log2 K and setup --porep SIZE take out.params"
+                              : "setup takes circuit.r1cs out.zkey|out.params");
       if (setup_format != "zkey" && setup_format != "bellperson")
         throw Error(ErrorCode::kInvalidArgument,
                     "--format: expected zkey or bellperson, not \"" + setup_format + "\"");
@@ -417,7 +418,9 @@ int main(int argc, char** argv) {
       ToxicWaste tw = *seed_opt ? ToxicWaste::from_seed(seed) : ToxicWaste::random();
       out_path = setup_args.back();
       if (!porep_size.empty() && std::filesystem::is_directory(out_path))
-        out_path = (std::filesystem::path(out_path) / (cuzk::engine::porep_param_stem(porep_size) + ".params")).string();
+        out_path =
+            (std::filesystem::path(out_path) / (cuzk::engine::porep_param_stem(porep_size) + ".params"))
+                .string();
       if (setup_format == "zkey") {
         r1cs_path = setup_args[0];
         check_outputs({r1cs_path}, {out_path});

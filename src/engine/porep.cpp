@@ -66,7 +66,8 @@ void check_c1_challenges(const C1Output& c1, const std::string& source) {
     const auto challenges = partition_challenges(c1, k);
     const auto parents = partition_parents(c1, k);
     for (size_t i = 0; i < want.size() && i < challenges.size(); i++) {
-      const std::string at = source + ": partition " + std::to_string(k) + ", challenge " + std::to_string(i) + ": ";
+      const std::string at =
+          source + ": partition " + std::to_string(k) + ", challenge " + std::to_string(i) + ": ";
       if (challenges[i] != want[i].challenge)
         throw Error(ErrorCode::kInvalidFile, at + "node " + std::to_string(challenges[i]) +
                                                  ", but the seed and replica_id give node " +
@@ -76,29 +77,33 @@ void check_c1_challenges(const C1Output& c1, const std::string& source) {
         if (parents[i][p] != w)
           throw Error(ErrorCode::kInvalidFile, at + (p < 6 ? "DRG parent " : "expander parent ") +
                                                    std::to_string(p < 6 ? p : p - 6) + " is node " +
-                                                   std::to_string(parents[i][p]) + ", but the SDR graph gives " +
-                                                   std::to_string(w));
+                                                   std::to_string(parents[i][p]) +
+                                                   ", but the SDR graph gives " + std::to_string(w));
       }
     }
   }
 }
 
-std::vector<Fr> porep_partition_witness(const C1Output& c1, size_t k, const PorepCircuit& circuit, ThreadPool& pool) {
+std::vector<Fr> porep_partition_witness(const C1Output& c1, size_t k, const PorepCircuit& circuit,
+                                        ThreadPool& pool) {
   const circuits::StackedWitness w = partition_witness(c1, k, circuit.shape);
   std::vector<Fr> full = circuits::stacked_witness(circuit.shape, w, circuit.layout, pool);
-  const std::vector<Fr> want = circuits::stacked_public_inputs(w.replica_id, w.comm_d, w.comm_r,
-                                                               partition_challenges(c1, k), partition_parents(c1, k));
+  const std::vector<Fr> want = circuits::stacked_public_inputs(
+      w.replica_id, w.comm_d, w.comm_r, partition_challenges(c1, k), partition_parents(c1, k));
   if (want.size() + 1 != circuit.layout.n_inputs || !std::equal(want.begin(), want.end(), full.begin() + 1))
-    throw Error(ErrorCode::kInternal, "partition " + std::to_string(k) +
-                                          ": the circuit's public inputs differ from those computed from the C1");
+    throw Error(ErrorCode::kInternal,
+                "partition " + std::to_string(k) +
+                    ": the circuit's public inputs differ from those computed from the C1");
   return full;
 }
 
-LoadedCircuit load_porep(const std::filesystem::path& params, const std::shared_ptr<const PorepCircuit>& circuit,
+LoadedCircuit load_porep(const std::filesystem::path& params,
+                         const std::shared_ptr<const PorepCircuit>& circuit,
                          const ParamsReadOptions& options) {
   auto key = std::make_shared<const ProvingKey>(read_params(params, options));
   try {
-    check_key_fits(*key, *circuit->cs, params.string() + " and the " + circuit->shape.name + " PoRep circuit");
+    check_key_fits(*key, *circuit->cs,
+                   params.string() + " and the " + circuit->shape.name + " PoRep circuit");
   } catch (const Error& e) {
     throw Error(ErrorCode::kInvalidArgument, std::string(e.what()));
   }

@@ -54,14 +54,16 @@ void check_c1_challenges(const C1Output& c1, const std::string& source);
 /// public inputs checked against an independent computation from the C1's commitments and node
 /// indices (circuits::stacked_public_inputs). Throws Error(kInvalidArgument) when c1 does not fit the
 /// circuit, Error(kInternal) when the circuit's inputs differ from the independent ones.
-std::vector<Fr> porep_partition_witness(const C1Output& c1, size_t k, const PorepCircuit& circuit, ThreadPool& pool);
+std::vector<Fr> porep_partition_witness(const C1Output& c1, size_t k, const PorepCircuit& circuit,
+                                        ThreadPool& pool);
 
 /// A PoRep key (.params) for `circuit`: read (with `options`) and checked against the recorded
 /// circuit (domain, input and aux counts, A and B lengths against the densities). The returned
 /// constraint system aliases `circuit` (holds it), so porep_circuit finds it while the registry keeps the
 /// circuit loaded. Throws the reader's Error naming the file, or Error(kInvalidArgument) "<file> does not
 /// fit the <size> PoRep circuit: …".
-LoadedCircuit load_porep(const std::filesystem::path& params, const std::shared_ptr<const PorepCircuit>& circuit,
+LoadedCircuit load_porep(const std::filesystem::path& params,
+                         const std::shared_ptr<const PorepCircuit>& circuit,
                          const ParamsReadOptions& options = {});
 
 /// The partitions of one PoRep job: one WitnessInput per partition of `c1` (in order), each a generator

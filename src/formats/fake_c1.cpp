@@ -80,13 +80,16 @@ Fr random_fr(std::mt19937_64& rng) {
 sdr::Domain to_domain(const Fr& x) { return fr_to_bytes(x); }
 Fr from_domain(const sdr::Domain& d) {
   Fr r;
-  if (!fr_from_bytes(d.data(), r)) throw Error(ErrorCode::kInternal, "fake sector: a domain value is not in Fr");
+  if (!fr_from_bytes(d.data(), r))
+    throw Error(ErrorCode::kInternal, "fake sector: a domain value is not in Fr");
   return r;
 }
 
 C1MerkleProof merkle_proof(const SparseTree& t, const TreeShape& shape, uint64_t i) {
   C1MerkleProof p;
-  p.kind = shape.top_arity ? MerkleProofKind::kTop : shape.sub_arity ? MerkleProofKind::kSub : MerkleProofKind::kSingle;
+  p.kind = shape.top_arity   ? MerkleProofKind::kTop
+           : shape.sub_arity ? MerkleProofKind::kSub
+                             : MerkleProofKind::kSingle;
   p.root = t.root();
   p.leaf = t.leaf(i);
   p.path = t.path(i);
@@ -97,13 +100,15 @@ C1MerkleProof merkle_proof(const SparseTree& t, const TreeShape& shape, uint64_t
 
 FakeSector make_fake_sector(const std::string& name, uint64_t seed, ThreadPool* /*pool*/) {
   const auto proof = sdr::registered_seal_proof_from_name(name);
-  if (!proof) throw Error(ErrorCode::kInvalidArgument, "fake sector: unknown registered proof '" + name + "'");
+  if (!proof)
+    throw Error(ErrorCode::kInvalidArgument, "fake sector: unknown registered proof '" + name + "'");
   const sdr::PoRepConfig cfg = sdr::porep_config(*proof);
   if (cfg.challenges != sdr::ChallengeKind::kInteractive)
-    throw Error(ErrorCode::kInvalidArgument,
-                "fake sector: " + name +
-                    " derives its challenges from comm_r, which a fake sector cannot fix before its trees exist; "
-                    "use an interactive proof (StackedDrg<size>V1 or V1_1)");
+    throw Error(
+        ErrorCode::kInvalidArgument,
+        "fake sector: " + name +
+            " derives its challenges from comm_r, which a fake sector cannot fix before its trees exist; "
+            "use an interactive proof (StackedDrg<size>V1 or V1_1)");
   const RegisteredSealProof& rp = registered_seal_proof(name);
   const circuits::StackedShape shape = circuits::stacked_shape(std::string(rp.size));
   const uint64_t nodes = shape.nodes;
@@ -122,7 +127,8 @@ FakeSector make_fake_sector(const std::string& name, uint64_t seed, ThreadPool* 
   // All-zero data: tree D is the zero tree; every opening's siblings are its default hashes.
   const SparseTree tree_d(shape.tree_d, [](std::span<const Fr> c) { return sha256_of_nodes(c); }, {});
   seal.comm_d = to_domain(tree_d.root());
-  const sdr::Domain replica_id = sdr::replica_id(seal.prover_id, seal.sector_id, seal.ticket, seal.comm_d, cfg.porep_id);
+  const sdr::Domain replica_id =
+      sdr::replica_id(seal.prover_id, seal.sector_id, seal.ticket, seal.comm_d, cfg.porep_id);
   const sdr::SdrGraph graph(nodes, cfg.porep_id, cfg.api_version);
 
   // Every partition's challenges and their parents (interactive: independent of comm_r).

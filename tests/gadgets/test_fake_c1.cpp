@@ -29,15 +29,16 @@ void check_fake_sector(const std::string& proof, uint64_t seed, bool full_check)
     Fr rid, cd, cr;
     ASSERT_TRUE(fr_from_bytes(c1.replica_id.data(), rid) && fr_from_bytes(c1.comm_d.data(), cd) &&
                 fr_from_bytes(c1.comm_r.data(), cr));
-    const std::vector<Fr> from_c1 = circuits::stacked_public_inputs(rid, cd, cr, partition_challenges(c1, k),
-                                                                    partition_parents(c1, k));
+    const std::vector<Fr> from_c1 =
+        circuits::stacked_public_inputs(rid, cd, cr, partition_challenges(c1, k), partition_parents(c1, k));
     EXPECT_EQ(from_c1, chain);
     if (full_check) {
       circuits::TestCs cs;
       circuits::synthesize_stacked(cs, shape, &w);
       auto bad = cs.first_unsatisfied();
       EXPECT_FALSE(bad.has_value()) << proof << ": row " << *bad;
-      EXPECT_TRUE(std::equal(cs.witness().aux.begin(), cs.witness().aux.end(), full.begin() + layout.n_inputs));
+      EXPECT_TRUE(
+          std::equal(cs.witness().aux.begin(), cs.witness().aux.end(), full.begin() + layout.n_inputs));
     }
   }
 }
