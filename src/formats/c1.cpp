@@ -541,9 +541,7 @@ class ProofReader : public TreeReader {
     else
       fail(p, "unknown MerkleProof variant '" + variant + "' (Single, Sub or Top)");
     auto gv = p.key(variant);
-    const MerkleProofKind want = t.top_arity   ? MerkleProofKind::kTop
-                                 : t.sub_arity ? MerkleProofKind::kSub
-                                               : MerkleProofKind::kSingle;
+    const MerkleProofKind want = merkle_proof_kind(t);
     if (m.kind != want)
       fail(p, std::string(tree) + " of a " + shape_.name + " sector takes " + kind_name(want) +
                   " proofs, not " + variant);

@@ -74,6 +74,14 @@ const RegisteredSealProof& registered_seal_proof_by_id(uint64_t id);
 /// The three MerkleProof variants (storage-proofs-core src/merkle/proof.rs `ProofData`).
 enum class MerkleProofKind { kSingle, kSub, kTop };
 
+/// The MerkleProof variant upstream writes for a tree of `shape`: Top with a top level, Sub with a
+/// sub level, Single otherwise (storage-proofs-core src/merkle/proof.rs).
+inline MerkleProofKind merkle_proof_kind(const circuits::TreeShape& shape) {
+  return shape.top_arity   ? MerkleProofKind::kTop
+         : shape.sub_arity ? MerkleProofKind::kSub
+                           : MerkleProofKind::kSingle;
+}
+
 /// A MerkleProof: root, leaf and the path, leaf → root, base levels first. For kSub the last level is
 /// the sub-tree level (`sub_proof`), for kTop the last two are the sub and top levels (`sub_proof`,
 /// `top_proof`): Filecoin's compound trees have exactly one of each (the reader enforces it).

@@ -87,9 +87,7 @@ Fr from_domain(const sdr::Domain& d) {
 
 C1MerkleProof merkle_proof(const SparseTree& t, const TreeShape& shape, uint64_t i) {
   C1MerkleProof p;
-  p.kind = shape.top_arity   ? MerkleProofKind::kTop
-           : shape.sub_arity ? MerkleProofKind::kSub
-                             : MerkleProofKind::kSingle;
+  p.kind = merkle_proof_kind(shape);
   p.root = t.root();
   p.leaf = t.leaf(i);
   p.path = t.path(i);

@@ -43,9 +43,7 @@ struct Gen {
   }
   C1MerkleProof merkle(const TreeShape& t, const Fr& root, uint64_t node) {
     C1MerkleProof m;
-    m.kind = t.top_arity   ? MerkleProofKind::kTop
-             : t.sub_arity ? MerkleProofKind::kSub
-                           : MerkleProofKind::kSingle;
+    m.kind = merkle_proof_kind(t);
     m.root = root;
     m.leaf = fr();
     for (size_t i = 0; i < t.levels(); i++) {
