@@ -56,6 +56,7 @@ void Sha256::compress(uint32_t st[8], const uint8_t block[64]) {
 Sha256::Sha256() { std::memcpy(state_, kIv, sizeof state_); }
 
 void Sha256::update(std::span<const uint8_t> data) {
+  if (data.empty()) return;  // data() may be null: memcpy must not see it
   total_ += data.size();
   size_t i = 0;
   if (buf_len_ > 0) {
