@@ -101,12 +101,7 @@ LoadedCircuit load_porep(const std::filesystem::path& params,
                          const std::shared_ptr<const PorepCircuit>& circuit,
                          const ParamsReadOptions& options) {
   auto key = std::make_shared<const ProvingKey>(read_params(params, options));
-  try {
-    check_key_fits(*key, *circuit->cs,
-                   params.string() + " and the " + circuit->shape.name + " PoRep circuit");
-  } catch (const Error& e) {
-    throw Error(ErrorCode::kInvalidArgument, std::string(e.what()));
-  }
+  check_key_fits(*key, *circuit->cs, params.string() + " and the " + circuit->shape.name + " PoRep circuit");
   // The rows alias the PorepCircuit: while the registry holds them, porep_circuit returns this circuit.
   return {key, std::shared_ptr<const ConstraintSystem>(circuit, circuit->cs.get())};
 }

@@ -56,4 +56,19 @@ expect_exit 2 "a key of another size" -- "$CUZK" -q porep prove --c1 c1-2KiB.jso
 expect_err_contains "PoRep circuit"; no_output key
 expect_exit 2 "non-interactive fake" -- "$CUZK" -q porep fake-c1 --registered-proof StackedDrg2KiBV1_2_Feat_NonInteractivePoRep ni.json
 expect_err_contains "comm_r"; [ ! -e ni.json ] || fail "a refused fake-c1 wrote its file"
+echo "== bad arguments and chain data"
+expect_exit 2 "unknown sector size" -- "$CUZK" -q porep r1cs --sector-size 16KiB
+expect_err_contains "16KiB"
+expect_exit 2 "row out of range" -- "$CUZK" -q porep r1cs --shape base-8 --row 99999999
+expect_err_contains "does not exist"
+echo '{"registered_proof":"StackedDrg2KiBV1_1","comm_r":"00"}' > bad.seal.json
+expect_exit 2 "corrupt seal.json" -- "$CUZK" porep verify --seal bad.seal.json --vk "$V2" proof-2KiB.bin
+expect_err_contains "bad.seal.json"
+python3 - <<'PY'
+import json
+s = json.load(open("c1-2KiB.seal.json"))
+s["seed"] = "%02x" % (int(s["seed"][:2], 16) ^ 1) + s["seed"][2:]  # other challenges
+json.dump(s, open("wrongseed.seal.json", "w"))
+PY
+expect_exit 1 "chain data of another seed" -- "$CUZK" porep verify --seal wrongseed.seal.json --vk "$V2" proof-2KiB.bin
 echo "porep CLI: all checks passed"
