@@ -229,18 +229,6 @@ double peak_rss_gib() {
   return (double)ru.ru_maxrss / (1024.0 * 1024.0);
 }
 
-// The public inputs of every partition of a C1 (from its commitments and node indices).
-std::vector<std::vector<Fr>> c1_public_inputs(const C1Output& c1) {
-  std::vector<std::vector<Fr>> out;
-  const circuits::StackedShape shape = shape_of(c1);
-  for (size_t k = 0; k < c1.vanilla_proofs.size(); k++) {
-    const circuits::StackedWitness w = partition_witness(c1, k, shape);
-    out.push_back(circuits::stacked_public_inputs(w.replica_id, w.comm_d, w.comm_r,
-                                                  partition_challenges(c1, k), partition_parents(c1, k)));
-  }
-  return out;
-}
-
 int run_prove(const std::string& c1_path, const std::string& params, const std::string& vk_path,
               const std::string& out, bool chain_check, bool subgroup_check, const DeviceChoice& dev,
               bool quiet) {
@@ -302,7 +290,8 @@ int run_verify(const std::string& c1_path, const std::string& seal_path, const s
     throw Error(ErrorCode::kInvalidArgument, "porep verify takes --vk FILE and proof.bin");
   std::vector<std::vector<Fr>> inputs;
   if (!c1_path.empty()) {
-    inputs = c1_public_inputs(load_c1(c1_path));
+    const C1Output c1 = load_c1(c1_path);
+    for (size_t k = 0; k < c1.vanilla_proofs.size(); k++) inputs.push_back(partition_public_inputs(c1, k));
   } else {
     const SealFile f = read_seal_json(seal_path);
     const auto proof = sdr::registered_seal_proof_from_name(f.registered_proof);

@@ -5,7 +5,6 @@
 
 #include "circuits/sdr/porep.hpp"
 #include "groth16/prover.hpp"
-#include "hash/fr32.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::engine {
@@ -88,8 +87,7 @@ std::vector<Fr> porep_partition_witness(const C1Output& c1, size_t k, const Pore
                                         ThreadPool& pool) {
   const circuits::StackedWitness w = partition_witness(c1, k, circuit.shape);
   std::vector<Fr> full = circuits::stacked_witness(circuit.shape, w, circuit.layout, pool);
-  const std::vector<Fr> want = circuits::stacked_public_inputs(
-      w.replica_id, w.comm_d, w.comm_r, partition_challenges(c1, k), partition_parents(c1, k));
+  const std::vector<Fr> want = partition_public_inputs(c1, k);
   if (want.size() + 1 != circuit.layout.n_inputs || !std::equal(want.begin(), want.end(), full.begin() + 1))
     throw Error(ErrorCode::kInternal,
                 "partition " + std::to_string(k) +

@@ -1344,6 +1344,18 @@ std::vector<std::array<uint64_t, 14>> partition_parents(const C1Output& c1, size
   return r;
 }
 
+std::vector<Fr> partition_public_inputs(const C1Output& c1, size_t partition) {
+  auto fr = [](const Bytes32& b) {
+    Fr x;
+    if (!from_bytes_le(b.data(), x))
+      throw Error(ErrorCode::kInvalidArgument, "C1: a commitment is not in Fr");
+    return x;
+  };
+  return circuits::stacked_public_inputs(fr(c1.replica_id), fr(c1.comm_d), fr(c1.comm_r),
+                                         partition_challenges(c1, partition),
+                                         partition_parents(c1, partition));
+}
+
 circuits::StackedWitness partition_witness(const C1Output& c1, size_t partition,
                                            const circuits::StackedShape& shape) {
   const std::vector<C1VanillaProof>& proofs = partition_of(c1, partition);

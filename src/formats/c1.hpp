@@ -192,6 +192,10 @@ circuits::StackedWitness partition_witness(const C1Output& c1, size_t partition,
 /// circuits::stacked_public_inputs. Throws Error(kInvalidArgument) for a partition out of range.
 std::vector<uint64_t> partition_challenges(const C1Output& c1, size_t partition);
 std::vector<std::array<uint64_t, 14>> partition_parents(const C1Output& c1, size_t partition);
+/// The public inputs of a partition (without ONE) computed from the C1's commitments and node indices
+/// alone, as circuits::stacked_public_inputs orders them. Throws Error(kInvalidArgument) for a partition
+/// out of range.
+std::vector<Fr> partition_public_inputs(const C1Output& c1, size_t partition);
 
 /// Standard base64 with padding (RFC 4648 §4), as Go's encoding/base64.StdEncoding.
 std::string base64_encode(std::span<const uint8_t> bytes);

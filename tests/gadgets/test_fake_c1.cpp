@@ -32,6 +32,7 @@ void check_fake_sector(const std::string& proof, uint64_t seed, bool full_check)
     const std::vector<Fr> from_c1 =
         circuits::stacked_public_inputs(rid, cd, cr, partition_challenges(c1, k), partition_parents(c1, k));
     EXPECT_EQ(from_c1, chain);
+    EXPECT_EQ(partition_public_inputs(c1, k), chain);
     if (full_check) {
       circuits::TestCs cs;
       circuits::synthesize_stacked(cs, shape, &w);
