@@ -240,19 +240,19 @@ TEST(EnginePipeline, GeneratedWitnessesProveAndTheirErrorsFailTheirJob) {
   good.circuit_id = "mimc";
   std::atomic<int> calls{0};
   for (int i = 0; i < 2; i++)
-    good.partitions.push_back({{}, nullptr, {}, [&](const ConstraintSystem& cs, ThreadPool&) {
-                                 EXPECT_EQ(cs.n_vars(), values.size());
+    good.partitions.push_back({{}, nullptr, {}, [&](const LoadedCircuit& lc, ThreadPool&) {
+                                 EXPECT_EQ(lc.n_vars(), values.size());
                                  calls++;
                                  return values;
                                }});
   JobRequest throws;
   throws.circuit_id = "mimc";
-  throws.partitions.push_back({{}, nullptr, {}, [](const ConstraintSystem&, ThreadPool&) -> std::vector<Fr> {
+  throws.partitions.push_back({{}, nullptr, {}, [](const LoadedCircuit&, ThreadPool&) -> std::vector<Fr> {
                                  throw Error(ErrorCode::kInvalidArgument, "no C1 today");
                                }});
   JobRequest short_one;
   short_one.circuit_id = "mimc";
-  short_one.partitions.push_back({{}, nullptr, {}, [&](const ConstraintSystem&, ThreadPool&) {
+  short_one.partitions.push_back({{}, nullptr, {}, [&](const LoadedCircuit&, ThreadPool&) {
                                     return std::vector<Fr>(values.begin(), values.end() - 1);
                                   }});
   const std::string a = f.engine.submit(std::move(good)).job_id;
@@ -432,7 +432,7 @@ TEST(EnginePipeline, SyntheticPorepCircuitInBellpersonConventionVerifies) {
   auto witness = std::make_shared<const std::vector<Fr>>(std::move(sc.witness));
   CpuBackend backend(1);
   Engine engine(Fixture::small_config(), {&backend});
-  engine.circuits().add("porep", "synthetic", [&] { return LoadedCircuit{key, cs}; });
+  engine.circuits().add("porep", "synthetic", [&] { return LoadedCircuit{key, cs, nullptr}; });
   JobRequest r;
   r.circuit_id = "porep";
   for (int i = 0; i < 3; i++) r.partitions.push_back({{}, witness, {}, {}});

@@ -441,7 +441,7 @@ int main(int argc, char** argv) {
       if (!porep_size.empty()) {
         check_outputs({}, {out_path, vk_out});
         progress("recording the " + porep_size + " PoRep circuit");
-        rows = *cuzk::engine::porep_circuit(porep_size, pool)->cs;
+        rows = expand(*cuzk::engine::porep_circuit(porep_size, pool)->rows, pool);
       } else if (synthetic) {
         check_outputs({}, {out_path, vk_out});
         progress("generating the synthetic circuit");

@@ -95,6 +95,9 @@ EngineCommands::EngineCommands(CLI::App& app, CLI::App& bench) {
       ->add_option("--memory-budget", p.memory_budget,
                    "Host memory for the circuit, key and partitions in flight (auto = 90% of RAM)")
       ->capture_default_str();
+  bench_pipeline_->add_option("--abc", p.abc, "a, b, c by the backend from compact rows, or on the host")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"backend", "host"}));
   bench_pipeline_->add_option("--synthesis-workers", p.synthesis_workers, "Partitions synthesized at once")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);

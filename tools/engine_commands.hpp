@@ -51,6 +51,9 @@ struct PipelineOptions {
   uint64_t seed = 1;
   std::string timeline;
   bool cpu = false;  ///< use the CPU backend even in a CUDA build
+  /// Where a, b, c are evaluated: "backend" (compact rows, deferred: the GPU's on the device) or "host"
+  /// (the synthesis workers' CSR products).
+  std::string abc = "backend";
 };
 
 int run_serve(const ServeOptions& o);

@@ -271,7 +271,7 @@ std::vector<Fr> stacked_witness(const StackedShape& shape, const StackedWitness&
   return full;
 }
 
-ConstraintSystem stacked_constraint_system(const StackedShape& shape, ThreadPool& pool) {
+CompactCs stacked_compact_cs(const StackedShape& shape, ThreadPool& pool) {
   const StackedLayout l = stacked_layout(shape);
   // Record the top level and the first challenge.
   RecordCs cs;
@@ -292,7 +292,7 @@ ConstraintSystem stacked_constraint_system(const StackedShape& shape, ThreadPool
     throw Error(ErrorCode::kInvalidArgument,
                 shape.name + ": " + std::to_string(rows) + " rows; the domain ends at 2^28");
 
-  ConstraintSystem out;
+  CompactCs out;
   out.convention = HConvention::kBellperson;
   out.n_inputs = l.n_inputs;
   out.n_aux = l.n_aux;
@@ -305,16 +305,20 @@ ConstraintSystem stacked_constraint_system(const StackedShape& shape, ThreadPool
     const uint32_t j = v.index() < l.top_aux ? v.index() : v.index() + c * l.challenge_aux;
     return l.n_inputs + j;
   };
-  auto build = [&](const RecordedMatrix& m, SparseMatrix& sm, bool input_rows) {
+  // The recording's coefficient table has 1 and −1 first, as the compact form wants.
+  if (rec.coeffs.size() < 2 || rec.coeffs[kCoeffOne] != Fr::one() || rec.coeffs[kCoeffMinusOne] != -Fr::one())
+    throw Error(ErrorCode::kInternal, "the recording's coefficient table does not start with 1, -1");
+  out.table.assign(rec.coeffs.values().begin(), rec.coeffs.values().end());
+  auto build = [&](const RecordedMatrix& m, CompactMatrix& sm, bool input_rows) {
     const uint64_t top_nnz = m.row_offsets[top_rows], ch_nnz = m.row_offsets[top_rows + ch_rows] - top_nnz;
     const uint64_t nnz = top_nnz + ch_nnz * shape.challenges + (input_rows ? l.n_inputs : 0);
     sm.row_offsets.resize(rows + 1);
     sm.cols.resize(nnz);
-    sm.vals.resize(nnz);
+    sm.coeffs.resize(nnz);
     for (size_t r = 0; r <= top_rows; r++) sm.row_offsets[r] = m.row_offsets[r];
     for (uint64_t k = 0; k < top_nnz; k++) {
       sm.cols[k] = column(m.vars[k], 0);
-      sm.vals[k] = rec.coeffs[m.coeffs[k]];
+      sm.coeffs[k] = m.coeffs[k];
     }
     pool.parallel_for(
         shape.challenges,
@@ -325,7 +329,7 @@ ConstraintSystem stacked_constraint_system(const StackedShape& shape, ThreadPool
               sm.row_offsets[top_rows + c * ch_rows + r] = base + (m.row_offsets[top_rows + r] - top_nnz);
             for (uint64_t k = 0; k < ch_nnz; k++) {
               sm.cols[base + k] = column(m.vars[top_nnz + k], (uint32_t)c);
-              sm.vals[base + k] = rec.coeffs[m.coeffs[top_nnz + k]];
+              sm.coeffs[base + k] = m.coeffs[top_nnz + k];
             }
           }
         },
@@ -336,7 +340,7 @@ ConstraintSystem stacked_constraint_system(const StackedShape& shape, ThreadPool
     for (uint32_t i = 0; i < l.n_inputs; i++) {
       if (input_rows) {
         sm.cols[at + i] = i;
-        sm.vals[at + i] = Fr::one();
+        sm.coeffs[at + i] = kCoeffOne;
       }
       sm.row_offsets[first + i + 1] = at + (input_rows ? i + 1 : 0);
     }
@@ -346,6 +350,10 @@ ConstraintSystem stacked_constraint_system(const StackedShape& shape, ThreadPool
   build(rec.c, out.c, false);
   compute_densities(out);
   return out;
+}
+
+ConstraintSystem stacked_constraint_system(const StackedShape& shape, ThreadPool& pool) {
+  return expand(stacked_compact_cs(shape, pool), pool);
 }
 
 template void synthesize_stacked(CountCs&, const StackedShape&, const StackedWitness*);

@@ -328,9 +328,14 @@ UploadStaging::~UploadStaging() {
 
 void UploadStaging::upload(DeviceFrVec& dst, const Fr* host, size_t n,
                            const std::function<void(void*, const void*, size_t)>& copy) {
-  if (n > dst.size())
-    throw Error(ErrorCode::kInvalidArgument, "UploadStaging::upload: " + std::to_string(n) + " elements into " +
-                                                 std::to_string(dst.size()));
+  upload_at(dst, 0, host, n, copy);
+}
+
+void UploadStaging::upload_at(DeviceFrVec& dst, size_t at, const Fr* host, size_t n,
+                              const std::function<void(void*, const void*, size_t)>& copy) {
+  if (at > dst.size() || n > dst.size() - at)
+    throw Error(ErrorCode::kInvalidArgument, "UploadStaging::upload: " + std::to_string(n) + " elements at " +
+                                                 std::to_string(at) + " into " + std::to_string(dst.size()));
   Context& ctx = Context::get(device_);
   ctx.activate();
   const size_t per = chunk_ / sizeof(Fr);
@@ -340,7 +345,7 @@ void UploadStaging::upload(DeviceFrVec& dst, const Fr* host, size_t n,
     auto ev = static_cast<cudaEvent_t>(done_[k_]);
     CUZK_CUDA_CHECK(cudaEventSynchronize(ev));  // the DMA that last read this buffer is done
     copy(buf_[k_].data(), host + off, len * sizeof(Fr));
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(dst.data() + off, buf_[k_].data(), len * sizeof(Fr), cudaMemcpyHostToDevice,
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(dst.data() + at + off, buf_[k_].data(), len * sizeof(Fr), cudaMemcpyHostToDevice,
                                     ctx.copy_stream()));
     CUZK_CUDA_CHECK(cudaEventRecord(ev, ctx.copy_stream()));
     last = ev;

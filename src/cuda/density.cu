@@ -44,9 +44,14 @@ unsigned grid(const Context& ctx, size_t n) {
 
 void gather_by_density(const std::vector<Fr>& head, const DeviceFrVec& src, const uint64_t* bits,
                        size_t nbits, DeviceFrVec& out) {
-  if (nbits > src.size())
+  gather_by_density(head, src.data(), src.size(), bits, nbits, out);
+}
+
+void gather_by_density(const std::vector<Fr>& head, const Fr* src, size_t src_len, const uint64_t* bits,
+                       size_t nbits, DeviceFrVec& out) {
+  if (nbits > src_len)
     throw Error(ErrorCode::kInvalidArgument, "gather_by_density: the bitmap has more bits than the source");
-  Context& ctx = Context::get(src.device());
+  Context& ctx = Context::get(out.device());
   ctx.activate();
   const size_t words = (nbits + 63) / 64;
   size_t pop = 0;
@@ -72,7 +77,7 @@ void gather_by_density(const std::vector<Fr>& head, const DeviceFrVec& src, cons
   PoolBuffer<uint8_t> tmp(ctx, tmp_bytes);
   CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp.get(), tmp_bytes, offsets.get(), offsets.get(),
                                                 (int64_t)words, ctx.stream()));
-  gather_kernel<<<grid(ctx, words), 256, 0, ctx.stream()>>>(d_bits.get(), words, offsets.get(), src.data(),
+  gather_kernel<<<grid(ctx, words), 256, 0, ctx.stream()>>>(d_bits.get(), words, offsets.get(), src,
                                                             out.data() + head.size());
   CUZK_CUDA_CHECK_LAUNCH("gather_kernel", ctx.stream());
 }

@@ -151,6 +151,9 @@ class UploadStaging {
   /// still queued on the context stream may use (take it from the pool before queuing that work).
   void upload(DeviceFrVec& dst, const Fr* host, size_t n,
               const std::function<void(void*, const void*, size_t)>& copy);
+  /// The same into dst[at..at + n).
+  void upload_at(DeviceFrVec& dst, size_t at, const Fr* host, size_t n,
+                 const std::function<void(void*, const void*, size_t)>& copy);
 
  private:
   int device_;
@@ -276,6 +279,47 @@ void fr_scale(DeviceFrVec& x, const Fr& s);
 /// come from a prefix sum of per-word popcounts (CUB), so no CPU pass touches the scalars.
 void gather_by_density(const std::vector<Fr>& head, const DeviceFrVec& src, const uint64_t* bits, size_t nbits,
                        DeviceFrVec& out);
+/// The same from src[0..src_len) at a device pointer on out's device (e.g. the aux part of a witness).
+void gather_by_density(const std::vector<Fr>& head, const Fr* src, size_t src_len, const uint64_t* bits,
+                       size_t nbits, DeviceFrVec& out);
+
+// ---- sparse rows: a, b, c on the device ----------------------------------------------------------------
+
+/// One matrix of a compact constraint system in host memory (groth16/compact_cs.hpp CompactMatrix):
+/// row j's terms are (cols[k], table[coeffs[k]]) for k in [offsets[j], offsets[j + 1]).
+struct HostCsr {
+  const uint64_t* offsets = nullptr;  ///< rows + 1 entries
+  const uint32_t* cols = nullptr;
+  const uint32_t* coeffs = nullptr;
+  uint64_t rows = 0;
+};
+
+/// The rows of one circuit resident on a device: up to three compact CSR matrices (A, B, C) and their
+/// coefficient table, uploaded once (8 bytes per term, 8 per row and matrix, 32 per table entry) and
+/// evaluated per partition against a witness already on the device. Move-only; freed on destruction.
+class DeviceRows {
+ public:
+  /// Uploads `table` (n_table coefficients, table[0] = 1, table[1] = −1) and the matrices. Throws
+  /// Error(kCuda) when the device has no room, Error(kInvalidArgument) when a matrix has no offsets.
+  DeviceRows(const Fr* table, size_t n_table, const std::vector<HostCsr>& mats, int device = 0);
+  ~DeviceRows();
+  DeviceRows(DeviceRows&&) noexcept;
+  DeviceRows& operator=(DeviceRows&&) noexcept;
+  DeviceRows(const DeviceRows&) = delete;
+  DeviceRows& operator=(const DeviceRows&) = delete;
+
+  /// out[j] = ⟨row j of matrix i, w⟩ (cuda/spmv_row.hpp csr_row_dot, byte-identical to the CPU) for
+  /// j < rows, 0 for the rest of out; queued on the context stream. `d_w` is a device array covering
+  /// every column. Throws Error(kInvalidArgument) when i is out of range or out is shorter than the rows.
+  void evaluate(size_t i, const Fr* d_w, DeviceFrVec& out) const;
+  /// Device bytes held.
+  size_t bytes() const;
+  size_t matrices() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // ---- fixed-base multiplication (setup) ----------------------------------------------------------------
 

@@ -9,6 +9,7 @@
 #include "cuda/gpu.hpp"
 #include "cuda/msm.hpp"
 #include "ff/roots.hpp"
+#include "groth16/compact_cs.hpp"
 #include "msm/pippenger.hpp"
 #include "util/error.hpp"
 #include "util/thread_pool.hpp"
@@ -45,6 +46,21 @@ struct Resident {
   }
 };
 
+/// The rows of one circuit on the device (deferred assignments: a, b, c evaluated there).
+struct ResidentRows {
+  std::shared_ptr<const CompactCs> cs;
+  cuda::DeviceRows dev;
+  uint64_t last_use = 0;
+
+  ResidentRows(std::shared_ptr<const CompactCs> c, int device) : cs(std::move(c)), dev(upload(*cs, device)) {}
+  static cuda::DeviceRows upload(const CompactCs& cs, int device) {
+    std::vector<cuda::HostCsr> mats;
+    for (const CompactMatrix* m : {&cs.a, &cs.b, &cs.c})
+      mats.push_back({m->row_offsets.data(), m->cols.data(), m->coeffs.data(), m->rows()});
+    return cuda::DeviceRows(cs.table.data(), cs.table.size(), mats, device);
+  }
+};
+
 class GpuPending final : public BackendPending {
  public:
   GpuPending(PartitionSums s, std::future<G2> g2) : sums_(std::move(s)), g2_(std::move(g2)) {}
@@ -70,6 +86,7 @@ struct GpuBackend::Impl {
   size_t total_mem = 0;
   mutable std::mutex gpu_mu;  // the per-GPU mutex: covers the CUDA work of start(), preload, evict
   std::map<const ProvingKey*, std::shared_ptr<Resident>> residents;
+  std::map<const CompactCs*, std::shared_ptr<ResidentRows>> rows;  // resident circuits' rows
   uint64_t clock = 0;
   size_t budget = 0;
   std::map<std::pair<int, int>, std::unique_ptr<cuda::GpuNtt>> ntts;
@@ -80,12 +97,14 @@ struct GpuBackend::Impl {
   std::unique_ptr<ThreadPool> copy_pool;         // the memcpy into them, split over threads
 
   /// dst ← host[0..n) through the pinned staging buffers.
-  void upload(cuda::DeviceFrVec& dst, const Fr* host, size_t n) {
+  void upload(cuda::DeviceFrVec& dst, const Fr* host, size_t n) { upload_at(dst, 0, host, n); }
+  /// dst[at..at + n) ← host[0..n) through the pinned staging buffers.
+  void upload_at(cuda::DeviceFrVec& dst, size_t at, const Fr* host, size_t n) {
     if (!staging) {
       staging = std::make_unique<cuda::UploadStaging>(size_t{64} << 20, opt.device);
       copy_pool = std::make_unique<ThreadPool>(8);
     }
-    staging->upload(dst, host, n, [this](void* d, const void* src, size_t bytes) {
+    staging->upload_at(dst, at, host, n, [this](void* d, const void* src, size_t bytes) {
       const size_t parts = 8, step = (bytes / parts + 63) / 64 * 64;
       copy_pool->parallel_for(
           parts,
@@ -102,7 +121,40 @@ struct GpuBackend::Impl {
   size_t resident_bytes() const {
     size_t b = 0;
     for (auto& [k, r] : residents) b += r->bytes;
+    for (auto& [k, r] : rows) b += r->dev.bytes();
     return b;
+  }
+
+  /// Evicts least recently used keys and rows (not `keep`) until `need` more bytes fit the budget.
+  void make_room(size_t need, const void* keep) {
+    while (resident_bytes() + need > budget) {
+      uint64_t oldest = UINT64_MAX;
+      const void* victim = nullptr;
+      for (auto& [k, r] : residents)
+        if (k != keep && r->last_use < oldest) oldest = r->last_use, victim = k;
+      for (auto& [k, r] : rows)
+        if (k != keep && r->last_use < oldest) oldest = r->last_use, victim = k;
+      if (!victim) return;
+      residents.erase(static_cast<const ProvingKey*>(victim));
+      rows.erase(static_cast<const CompactCs*>(victim));
+    }
+  }
+
+  /// The resident rows of cs, uploaded (after making room) on first use; nullptr when they do not fit
+  /// the budget (then a, b, c are evaluated on the host for this call).
+  std::shared_ptr<ResidentRows> rows_for(const std::shared_ptr<const CompactCs>& cs, const void* key) {
+    auto it = rows.find(cs.get());
+    if (it != rows.end() && it->second->cs == cs) {
+      it->second->last_use = ++clock;
+      return it->second;
+    }
+    const size_t need = cs->bytes();
+    if (need > budget) return nullptr;
+    make_room(need, key);
+    auto r = std::make_shared<ResidentRows>(cs, opt.device);
+    r->last_use = ++clock;
+    rows[cs.get()] = r;
+    return r;
   }
 
   size_t budget_for(int log_n) const {
@@ -119,7 +171,8 @@ struct GpuBackend::Impl {
 
   /// The resident copy of key, uploading it (after evicting least recently used keys) when it fits;
   /// nullptr when it does not (stream it). Borrowed keys (no owner) are uploaded for this call only.
-  std::shared_ptr<Resident> resident_for(const std::shared_ptr<const ProvingKey>& key) {
+  std::shared_ptr<Resident> resident_for(const std::shared_ptr<const ProvingKey>& key,
+                                         const void* keep = nullptr) {
     budget = budget_for(key->log_n);
     auto it = residents.find(key.get());
     if (it != residents.end() && it->second->key == key) {
@@ -128,12 +181,7 @@ struct GpuBackend::Impl {
     }
     const size_t need = key->point_bytes();
     if (need > budget) return nullptr;
-    while (resident_bytes() + need > budget && !residents.empty()) {
-      auto lru = residents.begin();
-      for (auto i = residents.begin(); i != residents.end(); ++i)
-        if (i->second->last_use < lru->second->last_use) lru = i;
-      residents.erase(lru);
-    }
+    make_room(need, keep);
     auto r = std::make_shared<Resident>(key, opt.device);
     r->last_use = ++clock;
     if (key.use_count() > 0) residents[key.get()] = r;  // owned keys stay; borrowed ones go after the call
@@ -209,21 +257,53 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
   {
     std::lock_guard<std::mutex> lk(im.gpu_mu);
     auto t = Clock::now();
-    std::shared_ptr<Resident> res = im.resident_for(key);
+    std::shared_ptr<Resident> res = im.resident_for(key, asg->rows.get());
     if (ms_since(t) > 1) st.emplace_back("srs_upload", ms_since(t));
 
-    // a, b, c uploaded through pinned staging on the copy stream, each transform queued as soon as its
-    // input is staged, so the uploads overlap the NTTs; aux follows while they run.
+    // Deferred a, b, c (asg->rows): the witness goes up and the resident rows are evaluated on the device.
+    // Otherwise a, b, c are uploaded through pinned staging on the copy stream, each transform queued as
+    // soon as its input is staged, so the uploads overlap the NTTs; aux follows while they run.
     // Every buffer the copy stream writes is taken from the pool before any kernel is queued: a block
     // freed by a queued kernel (the NTT's scratch) may only be reused by work on the context stream.
     t = Clock::now();
-    cuda::DeviceFrVec a(n, dev), b(n, dev), c(n, dev), aux(key->n_aux, dev);
+    std::shared_ptr<ResidentRows> rows = asg->rows ? im.rows_for(asg->rows, key.get()) : nullptr;
+    if (asg->rows && ms_since(t) > 1) st.emplace_back("rows_upload", ms_since(t));
+    std::shared_ptr<const Assignment> host_abc;  // deferred rows that do not fit: evaluated here
+    if (asg->rows && !rows) {
+      t = Clock::now();
+      auto full = std::make_shared<Assignment>();
+      if (!im.copy_pool) im.copy_pool = std::make_unique<ThreadPool>(8);
+      evaluate_abc(*asg->rows, witness_of(*asg), full->a, full->b, full->c, *im.copy_pool);
+      host_abc = full;
+      st.emplace_back("abc_host", ms_since(t));
+    }
+    const Assignment& hv = host_abc ? *host_abc : *asg;  // where host a, b, c are (when not on the device)
+    const size_t ni = key->n_inputs;
+    t = Clock::now();
+    cuda::DeviceFrVec a(n, dev), b(n, dev), c(n, dev);
+    cuda::DeviceFrVec wv(rows ? ni + key->n_aux : key->n_aux, dev);  // inputs ‖ aux, or aux alone
+    const Fr* d_aux = rows ? wv.data() + ni : wv.data();
+    std::unique_ptr<cuda::StreamTimer> abc_timer;
+    if (rows) {
+      im.upload_at(wv, 0, asg->inputs.data(), ni);
+      im.upload_at(wv, ni, asg->aux.data(), key->n_aux);
+      st.emplace_back("upload_witness", ms_since(t));
+      t = Clock::now();
+      abc_timer = std::make_unique<cuda::StreamTimer>(dev);
+      abc_timer->start();
+      rows->dev.evaluate(0, wv.data(), a);
+      rows->dev.evaluate(1, wv.data(), b);
+      if (key->convention == HConvention::kBellperson) rows->dev.evaluate(2, wv.data(), c);
+      abc_timer->stop();
+    }
     size_t h_len = n;
     if (key->convention == HConvention::kSnarkjs) {
       cuda::GpuNtt& ntt = im.ntt(key->log_n, RootConvention::kSnarkjs5);
       const Fr shift = root_of_unity(key->log_n + 1, RootConvention::kSnarkjs5);
-      im.upload(a, asg->a.data(), n);
-      im.upload(b, asg->b.data(), n);
+      if (!rows) {
+        im.upload(a, hv.a.data(), n);
+        im.upload(b, hv.b.data(), n);
+      }
       cuda::fr_mul(a, b, c);  // C = A∘B on the domain
       for (cuda::DeviceFrVec* v : {&a, &b, &c}) {
         ntt.inverse(*v);
@@ -233,8 +313,8 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     } else {
       cuda::GpuNtt& ntt = im.ntt(key->log_n, RootConvention::kGenerator7);
       const Fr g = Fr::from_u64(7);
-      for (auto [v, host] : {std::pair{&a, &asg->a}, {&b, &asg->b}, {&c, &asg->c}}) {
-        im.upload(*v, host->data(), n);
+      for (auto [v, host] : {std::pair{&a, &hv.a}, {&b, &hv.b}, {&c, &hv.c}}) {
+        if (!rows) im.upload(*v, host->data(), n);
         ntt.inverse(*v);
         ntt.coset_forward(*v, g);
       }
@@ -243,15 +323,19 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
       ntt.coset_inverse(a, g);
       h_len = n - 1;
     }
-    st.emplace_back("upload_abc_queue_h", ms_since(t));
-    t = Clock::now();
-    im.upload(aux, asg->aux.data(), key->n_aux);
-    st.emplace_back("upload_aux", ms_since(t));
+    st.emplace_back(rows ? "queue_abc_h" : "upload_abc_queue_h", ms_since(t));
+    if (!rows) {
+      t = Clock::now();
+      im.upload(wv, asg->aux.data(), key->n_aux);
+      st.emplace_back("upload_aux", ms_since(t));
+    }
     t = Clock::now();
     cuda::synchronize(dev);
     b = {};
     c = {};
     st.emplace_back("h_ntt_wait", ms_since(t));
+    if (abc_timer) st.emplace_back("abc_device", abc_timer->ms());
+    host_abc.reset();
 
     t = Clock::now();
     s.h =
@@ -262,26 +346,26 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     // scalars of A, B, L on the device, compacted by density
     t = Clock::now();
     cuda::DeviceFrVec as(key->a.size(), dev), bs(key->b_g1.size(), dev);
-    cuda::gather_by_density(asg->inputs, aux, asg->a_aux.words().data(), asg->a_aux.size(), as);
+    cuda::gather_by_density(asg->inputs, d_aux, key->n_aux, asg->a_aux.words().data(), asg->a_aux.size(), as);
     std::vector<Fr> b_head;
     for (size_t i = 0; i < asg->inputs.size(); i++)
       if (asg->b_inp.test(i)) b_head.push_back(asg->inputs[i]);
-    cuda::gather_by_density(b_head, aux, asg->b_aux.words().data(), asg->b_aux.size(), bs);
+    cuda::gather_by_density(b_head, d_aux, key->n_aux, asg->b_aux.words().data(), asg->b_aux.size(), bs);
     cuda::synchronize(dev);
     st.emplace_back("density_gather", ms_since(t));
 
-    auto run_g1 = [&](const char* name, cuda::MsmG1* r, const BigVector<G1Affine>& bases,
-                      const cuda::DeviceFrVec& sc) {
+    auto run_g1 = [&](const char* name, cuda::MsmG1* r, const BigVector<G1Affine>& bases, const Fr* sc,
+                      size_t len) {
       const auto t0 = Clock::now();
-      G1 out = sc.size() == 0 ? G1::infinity()
-               : r            ? r->msm_split01_device(sc.data(), sc.size())
-                              : im.streamed(im.stream_g1, bases, sc.data(), sc.size());
+      G1 out = len == 0 ? G1::infinity()
+               : r      ? r->msm_split01_device(sc, len)
+                        : im.streamed(im.stream_g1, bases, sc, len);
       st.emplace_back(name, ms_since(t0));
       return out;
     };
-    s.a = run_g1("msm_a", res ? &res->a : nullptr, key->a, as);
-    s.b_g1 = run_g1("msm_b_g1", res ? &res->b_g1 : nullptr, key->b_g1, bs);
-    s.l = run_g1("msm_l", res ? &res->l : nullptr, key->l, aux);
+    s.a = run_g1("msm_a", res ? &res->a : nullptr, key->a, as.data(), as.size());
+    s.b_g1 = run_g1("msm_b_g1", res ? &res->b_g1 : nullptr, key->b_g1, bs.data(), bs.size());
+    s.l = run_g1("msm_l", res ? &res->l : nullptr, key->l, d_aux, key->n_aux);
     if (!im.g2_pool) {
       t = Clock::now();
       s.b_g2 = bs.size() == 0 ? G2::infinity()

@@ -19,6 +19,8 @@ class ThreadPool;
 
 namespace cuzk::engine {
 
+struct LoadedCircuit;
+
 using Clock = std::chrono::steady_clock;
 
 /// Milliseconds between two instants (b − a), as a double.
@@ -47,9 +49,9 @@ inline bool is_final(JobState s) { return s != JobState::kQueued && s != JobStat
 /// to make the values (a PoRep partition from its C1, engine/porep.hpp porep_job_partitions). The
 /// first non-empty of the four, in the order generate, values, shared, wtns, is used.
 struct WitnessInput {
-  /// Returns inputs ‖ aux (n_vars values) for the leased circuit's rows `cs`, computed on `pool` (the
-  /// synthesis worker's). May throw cuzk::Error naming the problem: that fails this job only.
-  using Generator = std::function<std::vector<Fr>(const ConstraintSystem& cs, ThreadPool& pool)>;
+  /// Returns inputs ‖ aux (n_vars values) for the leased circuit, computed on `pool` (the synthesis
+  /// worker's). May throw cuzk::Error naming the problem: that fails this job only.
+  using Generator = std::function<std::vector<Fr>(const LoadedCircuit& circuit, ThreadPool& pool)>;
   std::vector<Fr> values;
   std::shared_ptr<const std::vector<Fr>> shared;
   std::vector<uint8_t> wtns;

@@ -19,7 +19,7 @@ std::shared_ptr<const PorepCircuit> porep_circuit(const std::string& sector_size
   auto c = std::make_shared<PorepCircuit>();
   c->shape = shape;
   c->layout = circuits::stacked_layout(shape);
-  c->cs = std::make_shared<const ConstraintSystem>(circuits::stacked_constraint_system(shape, pool));
+  c->rows = std::make_shared<const CompactCs>(circuits::stacked_compact_cs(shape, pool));
   std::shared_ptr<const PorepCircuit> out = std::move(c);
   slot = out;
   return out;
@@ -99,19 +99,23 @@ LoadedCircuit load_porep(const std::filesystem::path& params,
                          const std::shared_ptr<const PorepCircuit>& circuit,
                          const ParamsReadOptions& options) {
   auto key = std::make_shared<const ProvingKey>(read_params(params, options));
-  check_key_fits(*key, *circuit->cs, params.string() + " and the " + circuit->shape.name + " PoRep circuit");
+  check_key_fits(*key, *circuit->rows,
+                 params.string() + " and the " + circuit->shape.name + " PoRep circuit");
   // The rows alias the PorepCircuit: while the registry holds them, porep_circuit returns this circuit.
-  return {key, std::shared_ptr<const ConstraintSystem>(circuit, circuit->cs.get())};
+  LoadedCircuit out;
+  out.key = key;
+  out.rows = std::shared_ptr<const CompactCs>(circuit, circuit->rows.get());
+  return out;
 }
 
 std::vector<WitnessInput> porep_job_partitions(std::shared_ptr<const C1Output> c1) {
   std::vector<WitnessInput> out(c1->vanilla_proofs.size());
   const std::string size(c1->registered_proof.size);
   for (size_t k = 0; k < out.size(); k++)
-    out[k].generate = [c1, k, size](const ConstraintSystem& cs, ThreadPool& pool) {
+    out[k].generate = [c1, k, size](const LoadedCircuit& leased, ThreadPool& pool) {
       // The leased circuit holds its PorepCircuit (load_porep), so this finds it rather than building one.
       const std::shared_ptr<const PorepCircuit> circuit = porep_circuit(size, pool);
-      if (circuit->cs.get() != &cs)
+      if (circuit->rows != leased.rows)
         throw Error(ErrorCode::kInternal, "partition " + std::to_string(k) + ": the circuit is not the " +
                                               size + " PoRep circuit (register it with load_porep)");
       return porep_partition_witness(*c1, k, *circuit, pool);

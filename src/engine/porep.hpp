@@ -19,14 +19,14 @@
 namespace cuzk::engine {
 
 /// The circuit of one sector size, ready to prove: its shape, the layout of its variables and the
-/// prover's constraint system.
+/// prover's rows in compact form (circuits::stacked_compact_cs; expand() gives the ConstraintSystem).
 struct PorepCircuit {
   circuits::StackedShape shape;
   circuits::StackedLayout layout;
-  std::shared_ptr<const ConstraintSystem> cs;
+  std::shared_ptr<const CompactCs> rows;
 };
 
-/// The circuit of `sector_size` ("2KiB" … "64GiB"), built on first use (circuits::stacked_constraint_system
+/// The circuit of `sector_size` ("2KiB" … "64GiB"), built on first use (circuits::stacked_compact_cs
 /// on `pool`) and shared while anyone holds it: later calls return the same object as long as a
 /// shared_ptr to it (or a LoadedCircuit of load_porep, whose constraint system aliases it) lives, so an
 /// evicted circuit's rows are freed. Thread-safe. Throws Error(kInvalidArgument) for an unknown size.

@@ -11,8 +11,11 @@ uint64_t resident_bytes(const LoadedCircuit& c) {
   if (c.cs)
     for (const SparseMatrix* m : {&c.cs->a, &c.cs->b, &c.cs->c})
       b += m->nnz() * (sizeof(uint32_t) + sizeof(Fr)) + m->row_offsets.size() * sizeof(uint64_t);
+  if (c.rows) b += c.rows->bytes();
   return b;
 }
+
+uint32_t LoadedCircuit::n_vars() const { return rows ? rows->n_vars() : cs ? cs->n_vars() : 0; }
 
 struct CircuitRegistry::Entry {
   std::string id, kind;
@@ -94,9 +97,9 @@ CircuitRegistry::Lease CircuitRegistry::acquire(const std::string& id) {
   if (loaded) return lease;
   const auto t0 = Clock::now();
   LoadedCircuit c = e->loader();  // may throw: the lease's destructor drops the reference
-  if (!c.key || !c.cs)
+  if (!c.key || (!c.cs && !c.rows))
     throw Error(ErrorCode::kInternal, "circuit \"" + id + "\": the loader returned nothing");
-  if (c.key->convention != c.cs->convention)
+  if (c.key->convention != (c.rows ? c.rows->convention : c.cs->convention))
     throw Error(ErrorCode::kInvalidArgument,
                 "circuit \"" + id + "\": the key and the constraint system use different H conventions");
   const double ms = ms_between(t0, Clock::now());

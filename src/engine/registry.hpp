@@ -16,15 +16,22 @@
 #include "engine/job.hpp"
 #include "engine/log.hpp"
 #include "engine/memory.hpp"
+#include "groth16/compact_cs.hpp"
 #include "groth16/key.hpp"
 #include "groth16/r1cs.hpp"
 
 namespace cuzk::engine {
 
-/// What a loader returns: the key and the rows, in the same H convention.
+/// What a loader returns: the key and the rows, in the same H convention: a ConstraintSystem (circom,
+/// bellperson, synthetic circuits: synthesis evaluates a, b, c on the CPU) or compact rows (Filecoin's
+/// circuits: the partitions' a, b, c are deferred to the backend, the GPU's evaluates them on the device).
 struct LoadedCircuit {
   std::shared_ptr<const ProvingKey> key;
   std::shared_ptr<const ConstraintSystem> cs;
+  std::shared_ptr<const CompactCs> rows;  ///< used instead of cs when set
+
+  /// Variables of the rows (inputs ‖ aux), whichever form they have.
+  uint32_t n_vars() const;
 };
 
 /// Loads a circuit from wherever it lives; throws cuzk::Error naming the file and problem.
@@ -69,6 +76,8 @@ class CircuitRegistry {
     void reset();
     const std::shared_ptr<const ProvingKey>& key() const { return circuit_.key; }
     const std::shared_ptr<const ConstraintSystem>& cs() const { return circuit_.cs; }
+    /// The loaded circuit (key and rows).
+    const LoadedCircuit& circuit() const { return circuit_; }
     /// Milliseconds this acquire() spent loading (0 when it was resident).
     double load_ms() const { return load_ms_; }
     explicit operator bool() const { return entry_ != nullptr; }

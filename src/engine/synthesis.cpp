@@ -2,6 +2,7 @@
 
 #include "formats/binfile.hpp"
 #include "formats/wtns.hpp"
+#include "groth16/compact_cs.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::engine {
@@ -10,29 +11,43 @@ uint64_t partition_bytes(const ConstraintSystem& cs) {
   return 32 * (2 * (uint64_t)cs.n_vars() + 7 * (uint64_t)cs.domain_size());
 }
 
+uint64_t partition_bytes(const LoadedCircuit& c) {
+  return c.rows ? 32 * 2 * (uint64_t)c.rows->n_vars() : partition_bytes(*c.cs);
+}
+
 namespace {
 
-void check_length(size_t values, const ConstraintSystem& cs, const char* what) {
-  if (values != cs.n_vars())
+void check_length(size_t values, uint32_t n_vars, const char* what) {
+  if (values != n_vars)
     throw Error(ErrorCode::kInvalidArgument, std::string(what) + " has " + std::to_string(values) +
-                                                 " values but the circuit has " +
-                                                 std::to_string(cs.n_vars()) + " variables");
+                                                 " values but the circuit has " + std::to_string(n_vars) +
+                                                 " variables");
 }
 
 }  // namespace
 
-Assignment synthesize_partition(const ConstraintSystem& cs, const WitnessInput& w, ThreadPool& pool) {
+Assignment synthesize_partition(const LoadedCircuit& c, const WitnessInput& w, ThreadPool& pool) {
+  auto from = [&](std::span<const Fr> values) {
+    return c.rows ? deferred_assignment(c.rows, values, pool) : synthesize(*c.cs, values, pool);
+  };
   if (w.generate) {
-    const std::vector<Fr> values = w.generate(cs, pool);
-    check_length(values.size(), cs, "the generated witness");
-    return synthesize(cs, values, pool);
+    const std::vector<Fr> values = w.generate(c, pool);
+    check_length(values.size(), c.n_vars(), "the generated witness");
+    return from(values);
   }
-  if (!w.values.empty()) return synthesize(cs, w.values, pool);
-  if (w.shared) return synthesize(cs, *w.shared, pool);
+  if (!w.values.empty()) return from(w.values);
+  if (w.shared) return from(*w.shared);
   if (w.wtns.empty()) throw Error(ErrorCode::kInvalidArgument, "the witness is empty");
   const std::vector<Fr> values = read_wtns(BinFile::from_bytes(w.wtns, "the witness (.wtns)", "wtns", 2));
-  check_length(values.size(), cs, "the witness");
-  return synthesize(cs, values, pool);
+  check_length(values.size(), c.n_vars(), "the witness");
+  return from(values);
+}
+
+Assignment synthesize_partition(const ConstraintSystem& cs, const WitnessInput& w, ThreadPool& pool) {
+  // A borrowed constraint system: the LoadedCircuit only aliases it for this call.
+  LoadedCircuit c;
+  c.cs = std::shared_ptr<const ConstraintSystem>(std::shared_ptr<const ConstraintSystem>(), &cs);
+  return synthesize_partition(c, w, pool);
 }
 
 SynthesisWorkers::SynthesisWorkers(Pipeline& p, unsigned workers, unsigned threads_each) : p_(p) {
@@ -55,12 +70,12 @@ void SynthesisWorkers::process(std::unique_ptr<PartitionTask> task, ThreadPool& 
   try {
     task->circuit = p_.circuits.acquire(job.circuit_id);
     task->srs_load_ms = task->circuit.load_ms();
-    const ConstraintSystem& cs = *task->circuit.cs();
-    task->memory = p_.memory.acquire(partition_bytes(cs), [&] { return job.dropped.load(); });
+    const LoadedCircuit& circuit = task->circuit.circuit();
+    task->memory = p_.memory.acquire(partition_bytes(circuit), [&] { return job.dropped.load(); });
     if (job.dropped) return p_.discard(std::move(task));
     task->synth_start = Clock::now();
     if (!p_.tracker.start(job, task->synth_start)) return p_.discard(std::move(task));
-    task->asg = synthesize_partition(cs, task->witness, pool);
+    task->asg = synthesize_partition(circuit, task->witness, pool);
     task->witness = {};
     task->synth_end = Clock::now();
   } catch (const std::exception& e) {

@@ -9,16 +9,23 @@
 #include <vector>
 
 #include "engine/pipeline.hpp"
+#include "engine/registry.hpp"
 
 namespace cuzk::engine {
 
 /// Estimated host bytes of one partition in flight for `cs`: the witness, a, b, c and the backend's
 /// scratch (H and MSM scalars), 32 bytes per value: 32·(2·n_vars + 7·n).
 uint64_t partition_bytes(const ConstraintSystem& cs);
+/// The same for a loaded circuit: with compact rows (a, b, c deferred to the backend) only the witness
+/// and the assignment's copy of it, 32·2·n_vars (a CPU backend adds a, b, c while it proves).
+uint64_t partition_bytes(const LoadedCircuit& c);
 
 /// Makes or decodes `w` (a generator's values, Fr values, shared values or .wtns bytes) and synthesizes it
-/// against `cs`. Throws Error naming the problem (the generator's error, a corrupt .wtns, a wrong length,
-/// witness[0] ≠ 1).
+/// against the circuit's rows: a deferred assignment (compact_cs.hpp) when the circuit has compact rows,
+/// else a, b, c evaluated here. Throws Error naming the problem (the generator's error, a corrupt .wtns, a
+/// wrong length, witness[0] ≠ 1).
+Assignment synthesize_partition(const LoadedCircuit& c, const WitnessInput& w, ThreadPool& pool);
+/// synthesize_partition for a bare constraint system.
 Assignment synthesize_partition(const ConstraintSystem& cs, const WitnessInput& w, ThreadPool& pool);
 
 /// The synthesis worker threads; they stop when the submit queue is closed and empty.

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "groth16/compact_cs.hpp"
 #include "msm/pippenger.hpp"
 #include "ntt/ntt.hpp"
 #include "util/error.hpp"
@@ -67,6 +68,12 @@ BigVector<Fr> h_bellperson(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, in
 CpuBackend::CpuBackend(unsigned threads) : pool_(threads) {}
 
 BigVector<Fr> CpuBackend::h(const ProvingKey& key, const Assignment& asg) {
+  if (asg.rows) {  // deferred: a, b, c from the rows, here
+    BigVector<Fr> a, b, c;
+    evaluate_abc(*asg.rows, witness_of(asg), a, b, c, pool_);
+    if (key.convention == HConvention::kSnarkjs) return h_snarkjs(a, b, key.log_n, pool_);
+    return h_bellperson(a, b, c, key.log_n, pool_);
+  }
   BigVector<Fr> a(asg.a), b(asg.b);
   if (key.convention == HConvention::kSnarkjs) return h_snarkjs(a, b, key.log_n, pool_);
   BigVector<Fr> c(asg.c);

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "ff/bytes.hpp"
+#include "groth16/compact_cs.hpp"
 #include "groth16/verifier.hpp"
 #include "util/error.hpp"
 #include "util/plural.hpp"
@@ -24,6 +25,16 @@ std::string count_mismatch(const char* what, size_t have, size_t want, const std
 /// Explains why `res` does not verify, for the error message.
 std::string unsatisfied_reason(const Assignment& asg, const ProveOptions& opt) {
   std::string msg = "the proof does not verify: the witness does not satisfy the circuit";
+  if (asg.rows) {
+    // a, b, c were made by the backend: evaluate them here (only on this failure path).
+    ThreadPool pool;
+    Assignment full;
+    full.log_n = asg.log_n;
+    evaluate_abc(*asg.rows, witness_of(asg), full.a, full.b, full.c, pool);
+    const long row = first_unsatisfied_row(full);
+    if (row >= 0) return msg + "; first unsatisfied row: #" + std::to_string(row);
+    return msg + "; its a, b, c satisfy every row, so the key does not belong to this circuit";
+  }
   long row = first_unsatisfied_row(asg);
   if (row >= 0) return msg + "; first unsatisfied row: #" + std::to_string(row);
   if (opt.r1cs) {
@@ -73,10 +84,18 @@ void check_shapes(const ProvingKey& key, const Assignment& asg) {
   if (key.ic.size() != key.n_inputs)
     fail("the key has " + std::to_string(key.ic.size()) + " IC points for " + std::to_string(key.n_inputs) +
          " inputs");
-  if (asg.a.size() != n || asg.b.size() != n)
+  if (asg.rows) {
+    const CompactCs& r = *asg.rows;
+    if (r.log_n != key.log_n || r.n_inputs != key.n_inputs || r.n_aux != key.n_aux ||
+        r.convention != key.convention)
+      fail("the assignment's constraint system (domain 2^" + std::to_string(r.log_n) + ", " +
+           std::to_string(r.n_inputs) + " inputs, " + std::to_string(r.n_aux) + " aux) does not fit the key");
+    if (!asg.a.empty() || !asg.b.empty() || !asg.c.empty())
+      fail("an assignment with deferred a, b, c must not carry them too");
+  } else if (asg.a.size() != n || asg.b.size() != n)
     fail("a and b must have " + std::to_string(n) + " values (the domain); they have " +
          std::to_string(asg.a.size()) + " and " + std::to_string(asg.b.size()));
-  if (key.convention == HConvention::kBellperson && asg.c.size() != n)
+  if (!asg.rows && key.convention == HConvention::kBellperson && asg.c.size() != n)
     fail("c must have " + std::to_string(n) + " values (the domain); it has " + std::to_string(asg.c.size()));
   if (asg.a_aux.size() != key.n_aux || asg.b_aux.size() != key.n_aux || asg.b_inp.size() != key.n_inputs)
     fail("the density bitmaps have " + std::to_string(asg.a_aux.size()) + "/" +
@@ -96,18 +115,24 @@ void check_shapes(const ProvingKey& key, const Assignment& asg) {
                         key.convention == HConvention::kBellperson ? "n − 1" : "n"));
 }
 
-void check_key_fits(const ProvingKey& key, const ConstraintSystem& cs, const std::string& what) {
-  const size_t na = cs.n_inputs + cs.a_aux.popcount(), nb = cs.b_inp.popcount() + cs.b_aux.popcount();
-  if (key.log_n == cs.log_n && key.n_inputs == cs.n_inputs && key.n_aux == cs.n_aux && key.a.size() == na &&
-      key.b_g1.size() == nb && key.convention == cs.convention)
+void check_key_fits(const ProvingKey& key, const KeyShape& c, const std::string& what) {
+  if (key.log_n == c.log_n && key.n_inputs == c.n_inputs && key.n_aux == c.n_aux &&
+      key.a.size() == c.a_points && key.b_g1.size() == c.b_points && key.convention == c.convention)
     return;
   throw Error(ErrorCode::kInvalidArgument,
               what + " belong to different circuits: the key has domain 2^" + std::to_string(key.log_n) +
                   ", " + std::to_string(key.n_inputs) + " inputs, " + std::to_string(key.n_aux) + " aux, " +
                   std::to_string(key.a.size()) + " A and " + std::to_string(key.b_g1.size()) +
-                  " B points; the constraints need 2^" + std::to_string(cs.log_n) + ", " +
-                  std::to_string(cs.n_inputs) + ", " + std::to_string(cs.n_aux) + ", " + std::to_string(na) +
-                  " and " + std::to_string(nb));
+                  " B points; the constraints need 2^" + std::to_string(c.log_n) + ", " +
+                  std::to_string(c.n_inputs) + ", " + std::to_string(c.n_aux) + ", " +
+                  std::to_string(c.a_points) + " and " + std::to_string(c.b_points));
+}
+
+void check_key_fits(const ProvingKey& key, const ConstraintSystem& cs, const std::string& what) {
+  check_key_fits(key,
+                 KeyShape{cs.convention, cs.log_n, cs.n_inputs, cs.n_aux, cs.n_inputs + cs.a_aux.popcount(),
+                          cs.b_inp.popcount() + cs.b_aux.popcount()},
+                 what);
 }
 
 struct PendingProof::State {

@@ -53,9 +53,19 @@ struct ProveResult {
 /// popcount(b_aux), |L| = aux, |H| = h_size(). Throws Error(kInvalidArgument) naming the first mismatch.
 void check_shapes(const ProvingKey& key, const Assignment& asg);
 
-/// Checks that `key` was made for `cs`: same domain, input and aux counts, and A / B vectors as long as
-/// cs's densities need. Throws Error(kInvalidArgument) "<what> belong to different circuits: …" otherwise
-/// (`what` names the inputs, e.g. the two files).
+/// What a proving key must match of a circuit: convention, domain, input (ONE included) and aux counts,
+/// and the lengths of its A (inputs + popcount(a_aux)) and B (popcount(b_inp) + popcount(b_aux)) vectors.
+struct KeyShape {
+  HConvention convention;
+  int log_n;
+  uint32_t n_inputs, n_aux;
+  size_t a_points, b_points;
+};
+
+/// Checks that `key` has `shape`. Throws Error(kInvalidArgument) "<what> belong to different circuits: …"
+/// otherwise (`what` names the inputs, e.g. the two files).
+void check_key_fits(const ProvingKey& key, const KeyShape& shape, const std::string& what);
+/// check_key_fits for the shape of `cs` (its densities give the A and B lengths).
 void check_key_fits(const ProvingKey& key, const ConstraintSystem& cs, const std::string& what);
 
 /// The work of one start() call in flight: owns the key reference, the assignments, r and s and the

@@ -3,6 +3,7 @@
 // over a ConstraintSystem recorded once (cuzk's "PCE").
 #pragma once
 
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -10,6 +11,8 @@
 #include "util/thread_pool.hpp"
 
 namespace cuzk {
+
+struct CompactCs;
 
 /// Everything the prover needs of one partition besides the key. Fr values in Montgomery form.
 struct Assignment {
@@ -20,6 +23,9 @@ struct Assignment {
   BigVector<Fr> a, b, c;
   int log_n = 0;
   Density a_aux, b_inp, b_aux;  ///< as in ConstraintSystem
+  /// When set, a, b and c are empty and deferred to the backend, which evaluates them from these rows
+  /// (compact_cs.hpp deferred_assignment; the GPU backend on the device, from its resident copy).
+  std::shared_ptr<const CompactCs> rows;
 
   /// The public inputs without ONE (inputs[1..]): what a verifier is given.
   std::span<const Fr> public_inputs() const { return std::span<const Fr>(inputs).subspan(1); }

@@ -12,6 +12,7 @@
 #include "formats/wtns.hpp"
 #include "formats/zkey.hpp"
 #include "gpu_support.hpp"
+#include "groth16/compact_cs.hpp"
 #include "groth16/cpu_backend.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/r1cs.hpp"
@@ -64,11 +65,17 @@ Circuit synthetic_circuit(int log2, uint64_t seed) {
   return c;
 }
 
+/// The GPU's proof equals the CPU's for the same r, s, both from a synthesized assignment and from a
+/// deferred one (a, b, c evaluated on the device from the resident compact rows), and verifies.
 void expect_same_as_cpu(const Circuit& c, ProverBackend& gpu) {
   const Groth16Proof want = prove(*c.key, c.assignment(), cpu(), fixed_rs()).proof;
   const ProveResult got = prove_finalize(prove_start(c.key, {c.assignment()}, gpu, fixed_rs()))[0];
   EXPECT_EQ(got.proof, want);
   EXPECT_TRUE(verify(c.key->verifying_key(), got.public_inputs, got.proof));
+  auto rows = std::make_shared<const CompactCs>(compact(c.rows, cpu().pool()));
+  const ProveResult deferred =
+      prove_finalize(prove_start(c.key, {deferred_assignment(rows, c.w, cpu().pool())}, gpu, fixed_rs()))[0];
+  EXPECT_EQ(deferred.proof, want) << "a, b, c on the device";
 }
 
 TEST(GpuProver, CircomFixturesByteIdenticalToCpu) {
@@ -163,6 +170,8 @@ TEST(GpuProver, WorkersShareOneGpu) {
   const Circuit c = synthetic_circuit(16, 9);
   const Groth16Proof want = prove(*c.key, c.assignment(), cpu(), fixed_rs()).proof;
   auto asg = std::make_shared<const Assignment>(c.assignment());
+  auto rows = std::make_shared<const CompactCs>(compact(c.rows, cpu().pool()));
+  auto deferred = std::make_shared<const Assignment>(deferred_assignment(rows, c.w, cpu().pool()));
   for (int gw : {2, 3}) {
     GpuBackendOptions o;
     o.g2_on_cpu = gw == 3;
@@ -171,8 +180,9 @@ TEST(GpuProver, WorkersShareOneGpu) {
     std::atomic<int> bad{0};
     for (int i = 0; i < gw; i++)
       t.emplace_back([&] {
-        for (int k = 0; k < 3; k++)
-          if (prove_finalize(prove_start(c.key, {asg}, gpu, fixed_rs()))[0].proof != want) bad++;
+        for (int k = 0; k < 4; k++)
+          if (prove_finalize(prove_start(c.key, {k % 2 ? deferred : asg}, gpu, fixed_rs()))[0].proof != want)
+            bad++;
       });
     for (auto& th : t) th.join();
     EXPECT_EQ(bad.load(), 0) << "gw = " << gw;
