@@ -5,7 +5,7 @@
 # binary has the daemon (`cuzk serve`), the same C1 as POREP_SEAL_COMMIT jobs through gRPC: one job
 # (its proof verified against the C1 and the chain data), then `bench batch` with JOBS jobs in flight.
 #   scripts/porep-gpu.sh CUZK_BINARY OUT_DIR [SIZE=32GiB] [WORK=/tmp/porep]
-#   SKIP_BENCH_CIRCUIT=1 JOBS=3 (environment)
+#   SKIP_BENCH_CIRCUIT=1 JOBS=3 GW=2 (environment; GW = the daemon's GPU workers)
 # Logs and the proof file go to OUT_DIR; the key (47 GB at 32 GiB) stays in WORK.
 set -uo pipefail
 CUZK=${1:?cuzk binary}
@@ -40,6 +40,8 @@ cp "$W/proof.bin" "$W/c1.seal.json" "$V" "$OUT/"
 cat >"$W/cuzk.toml" <<TOML
 [daemon]
 listen = "127.0.0.1:0"
+[gpus]
+gpu_workers_per_device = ${GW:-2}
 [srs]
 param_cache = "$W"
 verify_subgroup = false

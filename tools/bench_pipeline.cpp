@@ -3,6 +3,7 @@
 // which has no gRPC): a PoRep-shaped synthetic circuit (REFERENCE.md §2) and a testing-only key from the
 // single-party setup, then J jobs of P partitions through synthesis → GPU workers → finalizers. Prints wall
 // time, s/proof (a proof = one partition) and per-stage medians; --timeline writes the per-partition CSV.
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -88,10 +89,11 @@ int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet) {
       for (unsigned p = 0; p < o.partitions; p++) r.partitions.push_back({{}, witness, {}, {}});
       ids.push_back(eng.submit(std::move(r)).job_id);
     }
-    std::vector<double> synth, gpu, b_g2, epi, queue;
+    std::vector<double> synth, gpu, b_g2, epi, queue, job_latency;
     for (const auto& id : ids) {
       engine::JobResult r = *eng.await(id);
       if (r.state != engine::JobState::kCompleted) throw Error(ErrorCode::kInternal, id + ": " + r.error);
+      job_latency.push_back(r.total_ms);
       for (const auto& t : r.partitions) {
         synth.push_back(t.synth_ms);
         gpu.push_back(t.gpu_ms);
@@ -104,14 +106,22 @@ int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet) {
     const engine::EngineStatus st = eng.status();
     const double proofs = (double)o.jobs * o.partitions;
     std::printf(
-        "bench pipeline: 2^%d, %u jobs x %u partitions, gw %u, device %s: %.2f s, %.3f s/proof, %.1f "
-        "proofs/min (every proof verified)\n",
+        "bench pipeline: 2^%d, %u jobs x %u partitions, gw %u, device %s: %.2f s, %.3f s/partition, %.1f "
+        "partition proofs/min (every proof verified)\n",
         o.log2, o.jobs, o.partitions, gw, backend->name().c_str(), wall, wall / proofs, 60 * proofs / wall);
     std::printf(
         "  median ms per partition: queue %.0f  synth %.0f  gpu(start) %.0f  b_g2 %.0f  epilogue %.1f; "
         "device busy %.0f%%\n",
         median(queue), median(synth), median(gpu), median(b_g2), median(epi),
         100 * st.devices[0].busy_fraction);
+    struct rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    std::printf(
+        "  per job (%u partitions): %.2f s of throughput (wall / jobs), latency median %.2f s; memory: "
+        "budget "
+        "peak %.1f GiB of %.1f, %u partitions in flight at most; host RSS peak %.1f GiB\n",
+        o.partitions, wall / o.jobs, median(job_latency) / 1000, st.memory_peak / 1073741824.0,
+        st.memory_budget / 1073741824.0, st.partitions_in_flight_peak, ru.ru_maxrss / 1048576.0);
     std::fflush(stdout);
   }
   return 0;

@@ -40,6 +40,7 @@
 #include "porep_commands.hpp"  // porep …, bench circuit
 #include "selfcheck.hpp"
 #include "synth.hpp"
+#include "timeline.hpp"
 #include "util/error.hpp"
 #include "util/plural.hpp"
 
@@ -255,6 +256,11 @@ int main(int argc, char** argv) {
 
   cuzk::cli::EngineCommands engine_commands(app, *bench);  // serve, client, bench batch/pipeline
   cuzk::cli::PorepCommands porep_commands(app, *bench, add_device_options);  // porep …, bench circuit
+  std::string timeline_csv, timeline_svg;
+  CLI::App* timeline_cmd = app.add_subcommand("timeline", "Draw the engine's timeline CSV as lanes");
+  timeline_cmd->add_option("csv", timeline_csv, "Timeline CSV (bench pipeline --timeline, the daemon's)")
+      ->required();
+  timeline_cmd->add_option("--svg", timeline_svg, "Write the lanes picture (SVG) here");
 
   // -q and --threads are accepted after the subcommand too
   for (CLI::App* sub : {prove, verify_cmd, setup_cmd, synth_cmd, zkey_cmd, export_vk, info_cmd, selfcheck,
@@ -277,6 +283,7 @@ int main(int argc, char** argv) {
     if (!devices_text.empty()) dev.devices = parse_devices(devices_text);
     if (!budget_text.empty()) dev.gpu_mem_budget = parse_size(budget_text, "--gpu-mem-budget");
     if (auto rc = porep_commands.run(dev, quiet)) return *rc;
+    if (*timeline_cmd) return cuzk::cli::run_timeline(timeline_csv, timeline_svg, quiet);
     if (*prove) {
       const bool bell = !params_path.empty();
       if (prove_args.size() != (bell ? 3u : 4u))
