@@ -20,6 +20,7 @@
 #include "bench_gpu.hpp"
 #include "bench_gpu_msm.hpp"
 #include "bench_prove.hpp"
+#include "bench_witness.hpp"  // bench witness
 #include "engine/porep.hpp"
 #include "engine_commands.hpp"  // serve, client, bench batch, bench pipeline
 #include "formats/atomic_file.hpp"
@@ -255,6 +256,7 @@ int main(int argc, char** argv) {
 
   cuzk::cli::EngineCommands engine_commands(app, *bench);  // serve, client, bench batch/pipeline
   cuzk::cli::PorepCommands porep_commands(app, *bench, add_device_options);  // porep …, bench circuit
+  cuzk::cli::BenchWitness bench_witness(*bench);
 
   // -q and --threads are accepted after the subcommand too
   for (CLI::App* sub : {prove, verify_cmd, setup_cmd, synth_cmd, zkey_cmd, export_vk, info_cmd, selfcheck,
@@ -277,6 +279,7 @@ int main(int argc, char** argv) {
     if (!devices_text.empty()) dev.devices = parse_devices(devices_text);
     if (!budget_text.empty()) dev.gpu_mem_budget = parse_size(budget_text, "--gpu-mem-budget");
     if (auto rc = porep_commands.run(dev, quiet)) return *rc;
+    if (auto rc = bench_witness.run(threads)) return *rc;
     if (*prove) {
       const bool bell = !params_path.empty();
       if (prove_args.size() != (bell ? 3u : 4u))
