@@ -84,6 +84,8 @@ BenchWitness::BenchWitness(CLI::App& bench) {
       ->capture_default_str();
   cmd_->add_flag("--into", into_,
                  "Also time stacked_witness_into one reused, uninitialized buffer (no std::vector fill)");
+  cmd_->add_flag("--plain-alloc", plain_,
+                 "Also time a plain std::vector<Fr>(n) (one thread, faults included) against the allocation");
   cmd_->add_option("--estimate", estimate_, "Estimate the time on this many threads from the block times")
       ->capture_default_str();
   cmd_->fallthrough();
@@ -119,7 +121,7 @@ std::optional<int> BenchWitness::run(unsigned threads) {
       (double)n_vals * sizeof(Fr) / 1e9, parts, c1.vanilla_proofs.size(), reps_, pool.size());
   std::unique_ptr<Fr[]> buffer;  // --into: default-initialized, i.e. not written before the first run
   if (into_) buffer.reset(new Fr[n_vals]);
-  std::vector<double> total, extract, into;
+  std::vector<double> total, extract, into, plain;
   std::vector<Times> runs;
   for (size_t k = 0; k < parts; k++) {
     for (unsigned r = 0; r <= reps_; r++) {
@@ -133,6 +135,12 @@ std::optional<int> BenchWitness::run(unsigned threads) {
       t0 = std::chrono::steady_clock::now();
       std::vector<Fr>().swap(full);
       const double t_free = seconds_since(t0);
+      double t_plain = 0;  // what stacked_witness's allocation was: value-initialized on one thread
+      if (plain_) {
+        t0 = std::chrono::steady_clock::now();
+        std::vector<Fr> v(n_vals);
+        t_plain = seconds_since(t0);
+      }
       double t_into = 0;
       if (into_) {
         t0 = std::chrono::steady_clock::now();
@@ -141,14 +149,16 @@ std::optional<int> BenchWitness::run(unsigned threads) {
       }
       std::printf(
           "partition %zu %s: %.3f s (allocation %.3f, top %.3f, round 1 %.3f, round 2 %.3f, round 3 %.3f); "
-          "C1 extraction %.3f s, free %.3f s%s\n",
+          "C1 extraction %.3f s, free %.3f s%s%s\n",
           k, r == 0 ? "warm-up" : ("rep " + std::to_string(r)).c_str(), t_all, t.alloc, t.top, t.columns,
           t.labels, t.phase_c, t_extract, t_free,
+          plain_ ? (", std::vector<Fr>(n) " + std::to_string(t_plain) + " s").c_str() : "",
           into_ ? (", into a buffer " + std::to_string(t_into) + " s").c_str() : "");
       if (r == 0) continue;
       total.push_back(t_all);
       extract.push_back(t_extract);
       if (into_) into.push_back(t_into);
+      if (plain_) plain.push_back(t_plain);
       runs.push_back(t);
     }
   }
@@ -164,6 +174,7 @@ std::optional<int> BenchWitness::run(unsigned threads) {
       med(&Times::alloc), med(&Times::top), med(&Times::columns), med(&Times::labels), med(&Times::phase_c),
       median(extract));
   if (into_) std::printf("; into a buffer: median %.3f s", median(into));
+  if (plain_) std::printf("; std::vector<Fr>(n): median %.3f s", median(plain));
   std::printf("\n");
   // The blocks of the median run.
   std::vector<size_t> order(runs.size());

@@ -1,7 +1,7 @@
 // `cuzk bench witness`: the PoRep witness alone (circuits::stacked_witness), partition by partition,
 // with the time of each round and of each kind of block:
 //   cuzk bench witness --sector-size 32GiB [--c1 FILE] [--seed S] [--threads N] [--reps R]
-//                      [--partitions P] [--into] [--estimate T]
+//                      [--partitions P] [--into] [--plain-alloc] [--estimate T]
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -24,7 +24,7 @@ class BenchWitness {
   std::string sector_size_, c1_;
   uint64_t seed_ = 1;
   unsigned reps_ = 3, partitions_ = 1, estimate_ = 16;
-  bool into_ = false;
+  bool into_ = false, plain_ = false;
 };
 
 }  // namespace cuzk::cli

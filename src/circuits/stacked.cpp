@@ -267,8 +267,8 @@ std::vector<Fr> zeroed_vector(size_t n, ThreadPool& pool) {
   v.resize(1);  // data() is now the storage's start, where the n elements will lie
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
   constexpr uintptr_t kPage = 4096, kChunk = uintptr_t{64} << 20;
-  const uintptr_t begin = (reinterpret_cast<uintptr_t>(v.data()) + kPage - 1) & ~(kPage - 1);
-  const uintptr_t end = reinterpret_cast<uintptr_t>(v.data() + n) & ~(kPage - 1);
+  const uintptr_t start = reinterpret_cast<uintptr_t>(v.data());  // addresses only: no object is touched
+  const uintptr_t begin = (start + kPage - 1) & ~(kPage - 1), end = (start + n * sizeof(Fr)) & ~(kPage - 1);
   if (end > begin + kChunk) {
     std::atomic<bool> unsupported{false};
     pool.parallel_for(
