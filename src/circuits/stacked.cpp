@@ -293,12 +293,22 @@ std::vector<Fr> zeroed_vector(size_t n, ThreadPool& pool) {
 
 void stacked_witness_into(const StackedShape& shape, const StackedWitness& w, const StackedLayout& l,
                           ThreadPool& pool, std::span<Fr> out, StackedWitnessTimes* times) {
-  check_witness(shape, w);
   if (out.size() != size_t{l.n_inputs} + l.n_aux)
     throw Error(ErrorCode::kInvalidArgument, "PoRep witness: " + std::to_string(out.size()) +
                                                  " values of storage for the circuit's " +
                                                  std::to_string(size_t{l.n_inputs} + l.n_aux));
-  std::span<Fr> inputs = out.first(l.n_inputs), aux = out.subspan(l.n_inputs, l.n_aux);
+  stacked_witness_into(shape, w, l, pool, out.first(l.n_inputs), out.subspan(l.n_inputs, l.n_aux), times);
+}
+
+void stacked_witness_into(const StackedShape& shape, const StackedWitness& w, const StackedLayout& l,
+                          ThreadPool& pool, std::span<Fr> inputs, std::span<Fr> aux,
+                          StackedWitnessTimes* times) {
+  check_witness(shape, w);
+  if (inputs.size() != l.n_inputs || aux.size() != l.n_aux)
+    throw Error(ErrorCode::kInvalidArgument,
+                "PoRep witness: storage for " + std::to_string(inputs.size()) + " inputs and " +
+                    std::to_string(aux.size()) + " aux values; the circuit has " +
+                    std::to_string(l.n_inputs) + " and " + std::to_string(l.n_aux));
   // Runs one block into its slice, aux [a0, a0 + na) and inputs [i0, i0 + ni), and checks that it
   // filled both exactly: the blocks tile the whole witness, so every value is written once.
   auto run_block = [&](uint32_t a0, uint32_t na, uint32_t i0, uint32_t ni, auto&& block) {

@@ -79,6 +79,11 @@ std::vector<Fr> stacked_witness(const StackedShape& shape, const StackedWitness&
 /// out.size() differs from n_inputs + n_aux.
 void stacked_witness_into(const StackedShape& shape, const StackedWitness& w, const StackedLayout& layout,
                           ThreadPool& pool, std::span<Fr> out, StackedWitnessTimes* times = nullptr);
+/// The same with the inputs (n_inputs, ONE first) and the aux values (n_aux) in separate storage, e.g. an
+/// Assignment's own vectors, so that no copy follows.
+void stacked_witness_into(const StackedShape& shape, const StackedWitness& w, const StackedLayout& layout,
+                          ThreadPool& pool, std::span<Fr> inputs, std::span<Fr> aux,
+                          StackedWitnessTimes* times = nullptr);
 
 /// The prover's constraint system of one partition of `shape` (bellperson convention, the input rows
 /// appended, densities computed): the rows synthesize_stacked records, built by recording the top
