@@ -20,6 +20,7 @@
 #include "bench_gpu.hpp"
 #include "bench_gpu_msm.hpp"
 #include "bench_prove.hpp"
+#include "bench_witness.hpp"  // bench witness
 #include "engine/porep.hpp"
 #include "engine_commands.hpp"  // serve, client, bench batch, bench pipeline
 #include "formats/atomic_file.hpp"
@@ -261,6 +262,7 @@ int main(int argc, char** argv) {
   timeline_cmd->add_option("csv", timeline_csv, "Timeline CSV (bench pipeline --timeline, the daemon's)")
       ->required();
   timeline_cmd->add_option("--svg", timeline_svg, "Write the lanes picture (SVG) here");
+  cuzk::cli::BenchWitness bench_witness(*bench);
 
   // -q and --threads are accepted after the subcommand too
   for (CLI::App* sub : {prove, verify_cmd, setup_cmd, synth_cmd, zkey_cmd, export_vk, info_cmd, selfcheck,
@@ -284,6 +286,7 @@ int main(int argc, char** argv) {
     if (!budget_text.empty()) dev.gpu_mem_budget = parse_size(budget_text, "--gpu-mem-budget");
     if (auto rc = porep_commands.run(dev, quiet)) return *rc;
     if (*timeline_cmd) return cuzk::cli::run_timeline(timeline_csv, timeline_svg, quiet);
+    if (auto rc = bench_witness.run(threads)) return *rc;
     if (*prove) {
       const bool bell = !params_path.empty();
       if (prove_args.size() != (bell ? 3u : 4u))

@@ -255,15 +255,13 @@ int run_prove(const std::string& c1_path, const std::string& params, const std::
   // deferred to the backend (the GPU's evaluates them on the device from the resident rows).
   struct Prepared {
     Assignment asg;
-    double witness_s = 0, copy_s = 0;
+    double witness_s = 0;
   };
   auto prepare = [&](size_t k) {
     const auto tp = std::chrono::steady_clock::now();
-    std::vector<Fr> w = engine::porep_partition_witness(c1, k, *circuit, pool);
     Prepared p;
+    p.asg = engine::porep_partition_assignment(c1, k, circuit, pool);
     p.witness_s = seconds_since(tp);
-    p.asg = deferred_assignment(circuit->rows, w, pool);
-    p.copy_s = seconds_since(tp) - p.witness_s;
     return p;
   };
   std::vector<Groth16Proof> proofs;
@@ -286,11 +284,8 @@ int run_prove(const std::string& c1_path, const std::string& params, const std::
     if (!quiet) {
       std::string stages;
       for (auto& [name, ms] : res.stages) stages += " " + name + " " + std::to_string((int)ms) + "ms";
-      std::fprintf(stderr,
-                   "partition %zu: witness %.2f s + copy %.2f s (waited %.2f s for it), prove+verify %.2f s "
-                   "(%s)\n",
-                   k, p.witness_s, p.copy_s, waited, seconds_since(tp),
-                   stages.c_str() + (stages.empty() ? 0 : 1));
+      std::fprintf(stderr, "partition %zu: witness %.2f s (waited %.2f s for it), prove+verify %.2f s (%s)\n",
+                   k, p.witness_s, waited, seconds_since(tp), stages.c_str() + (stages.empty() ? 0 : 1));
     }
   }
   write_proofs_file(out, proofs);
@@ -383,16 +378,12 @@ int run_bench_porep(const std::string& size, const std::string& params, unsigned
   const VerifyingKey vk = key->verifying_key();
   const size_t n =
       partitions ? std::min<size_t>(partitions, c1.vanilla_proofs.size()) : c1.vanilla_proofs.size();
-  std::vector<double> tw, ts, tp, tv;
+  std::vector<double> tw, tp, tv;
   const auto all0 = std::chrono::steady_clock::now();
   for (size_t k = 0; k < n; k++) {
     auto t = std::chrono::steady_clock::now();
-    std::vector<Fr> w = engine::porep_partition_witness(c1, k, *circuit, pool);
+    Assignment asg = engine::porep_partition_assignment(c1, k, circuit, pool);  // a, b, c: the backend's
     tw.push_back(seconds_since(t));
-    t = std::chrono::steady_clock::now();
-    Assignment asg = deferred_assignment(circuit->rows, w, pool);  // a, b, c: the backend's
-    std::vector<Fr>().swap(w);
-    ts.push_back(seconds_since(t));
     t = std::chrono::steady_clock::now();
     ProveOptions opt;
     opt.verify = false;
@@ -406,16 +397,16 @@ int run_bench_porep(const std::string& size, const std::string& params, unsigned
     tv.push_back(seconds_since(t));
     std::string stages;
     for (auto& [name, ms] : res.stages) stages += " " + name + " " + std::to_string((int)ms) + "ms";
-    std::printf("partition %zu: witness %.3f s, copy %.3f s, prove %.3f s (%s ), verify %.3f s\n", k,
-                tw.back(), ts.back(), tp.back(), stages.c_str() + 1, tv.back());
+    std::printf("partition %zu: witness %.3f s, prove %.3f s (%s ), verify %.3f s\n", k, tw.back(), tp.back(),
+                stages.c_str() + 1, tv.back());
   }
   const double total = seconds_since(all0);
   std::printf(
-      "%s: %zu partitions in %.2f s (%.2f s per partition; medians: witness %.3f, copy %.3f, prove %.3f, "
+      "%s: %zu partitions in %.2f s (%.2f s per partition; medians: witness %.3f, prove %.3f, "
       "verify %.3f s); with the C1 parse and the challenge check: %.2f s per proof; host memory peak %.1f "
       "GiB; every proof verified\n",
-      size.c_str(), n, total, total / n, median(tw), median(ts), median(tp), median(tv),
-      total + t_parse + t_chain, peak_rss_gib());
+      size.c_str(), n, total, total / n, median(tw), median(tp), median(tv), total + t_parse + t_chain,
+      peak_rss_gib());
   return 0;
 }
 

@@ -1,6 +1,10 @@
 #include "circuits/stacked.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <exception>
 
 #include "util/thread_pool.hpp"
@@ -70,27 +74,45 @@ struct TopState {
   std::vector<Boolean> replica_id_bits;
 };
 
-// Phase A: a. the data leaf in tree D; b, c. the 6 DRG and 8 expander parent columns (rows, column
-// hash, inclusion in tree C); d. the challenge as 64 bits and a public input.
+// Phase A, block by block. a. The data leaf and its inclusion in tree D.
 template <class CS>
-void challenge_phase_a(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
-                       ChallengeState& st) {
+void phase_a_tree_d(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
+                    ChallengeState& st) {
   st.data_leaf = AllocatedNum::alloc(cs, [&] { return w->data_leaf; });
   enforce_inclusion<Sha256Hasher>(cs, shape.tree_d, path_of<CS>(w ? &w->comm_d_path : nullptr), st.data_leaf,
                                   top.comm_d);
-  st.drg.clear();
-  st.exp.clear();
-  for (size_t k = 0; k < kDrgParents + kExpParents; k++) {
-    const bool is_drg = k < kDrgParents;
-    const ColumnOpening* col = w ? &(is_drg ? w->drg_parents[k] : w->exp_parents[k - kDrgParents]) : nullptr;
-    std::vector<AllocatedNum> rows = alloc_column(cs, col, shape.layers);
-    AllocatedNum h = column_hash(cs, rows);
-    enforce_inclusion<PoseidonHasher>(cs, shape.tree_rc, path_of<CS>(col ? &col->path : nullptr), h,
-                                      top.comm_c);
-    (is_drg ? st.drg : st.exp).push_back(std::move(rows));
-  }
+}
+
+// b, c. Parent k's column (the 6 DRG parents, then the 8 expander parents): rows, column hash,
+// inclusion in tree C. st.drg and st.exp must hold 6 and 8 entries.
+template <class CS>
+void phase_a_column(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
+                    ChallengeState& st, size_t k) {
+  const bool is_drg = k < kDrgParents;
+  const ColumnOpening* col = w ? &(is_drg ? w->drg_parents[k] : w->exp_parents[k - kDrgParents]) : nullptr;
+  std::vector<AllocatedNum> rows = alloc_column(cs, col, shape.layers);
+  AllocatedNum h = column_hash(cs, rows);
+  enforce_inclusion<PoseidonHasher>(cs, shape.tree_rc, path_of<CS>(col ? &col->path : nullptr), h,
+                                    top.comm_c);
+  (is_drg ? st.drg[k] : st.exp[k - kDrgParents]) = std::move(rows);
+}
+
+// d. The challenge as 64 bits and a public input.
+template <class CS>
+void phase_a_challenge(CS& cs, const ChallengeWitness* w, ChallengeState& st) {
   st.challenge = UInt64::alloc(cs, w ? w->challenge : 0);
   st.challenge.pack_into_input(cs);
+}
+
+// Phase A: a, then b and c for the 14 parents, then d.
+template <class CS>
+void challenge_phase_a(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
+                       ChallengeState& st) {
+  phase_a_tree_d(cs, shape, w, top, st);
+  st.drg.assign(kDrgParents, {});
+  st.exp.assign(kExpParents, {});
+  for (size_t k = 0; k < kDrgParents + kExpParents; k++) phase_a_column(cs, shape, w, top, st, k);
+  phase_a_challenge(cs, w, st);
 }
 
 // e. The label of one layer; the parents' bits are decomposed again for every layer, as upstream does.
@@ -110,16 +132,30 @@ AllocatedNum challenge_label(CS& cs, uint32_t layer, const TopState& top, const 
   return create_label(cs, std::span<const Boolean>(top.replica_id_bits), expanded, layer, st.challenge);
 }
 
-// Phase C: f. the encoding (last label + data leaf) in tree R; g. the challenged column in tree C.
+// Phase C, block by block. f. The encoding (last label + data leaf) in tree R.
 template <class CS>
-void challenge_phase_c(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
-                       const ChallengeState& st) {
+void phase_c_encoding(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
+                      const ChallengeState& st) {
   AllocatedNum encoded = add(cs, st.labels.back(), st.data_leaf);
   enforce_inclusion<PoseidonHasher>(cs, shape.tree_rc, path_of<CS>(w ? &w->comm_r_last_path : nullptr),
                                     encoded, top.comm_r_last);
+}
+
+// g. The challenged column (the labels) in tree C.
+template <class CS>
+void phase_c_column(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
+                    const ChallengeState& st) {
   AllocatedNum c_x = column_hash(cs, st.labels);
   enforce_inclusion<PoseidonHasher>(cs, shape.tree_rc, path_of<CS>(w ? &w->comm_c_path : nullptr), c_x,
                                     top.comm_c);
+}
+
+// Phase C: f, then g.
+template <class CS>
+void challenge_phase_c(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
+                       const ChallengeState& st) {
+  phase_c_encoding(cs, shape, w, top, st);
+  phase_c_column(cs, shape, w, top, st);
 }
 
 // The top level before the challenges: replica_id, comm_d, comm_r (inputs), comm_r_last, comm_c and
@@ -166,28 +202,48 @@ void synthesize_stacked(CS& cs, const StackedShape& shape, const StackedWitness*
 }
 
 StackedLayout stacked_layout(const StackedShape& shape) {
-  // Every challenge has the same structure: count its phases once, in upstream's order.
+  // Every challenge has the same structure: count its blocks once, in upstream's order.
   CountCs cs;
   const TopState top = synthesize_top(cs, nullptr);
   StackedLayout l;
   l.top_aux = cs.num_aux();
   l.top_inputs = cs.num_inputs();
+  // Runs one block in count mode and stores its numbers of aux and inputs.
+  auto count = [&](uint32_t& aux, uint32_t& inputs, auto&& block) {
+    const uint32_t aux0 = cs.num_aux(), in0 = cs.num_inputs();
+    block();
+    aux = cs.num_aux() - aux0;
+    inputs = cs.num_inputs() - in0;
+  };
   ChallengeState st;
-  uint32_t aux0 = cs.num_aux(), in0 = cs.num_inputs();
-  challenge_phase_a(cs, shape, nullptr, top, st);
-  l.phase_a_aux = cs.num_aux() - aux0;
-  l.phase_a_inputs = cs.num_inputs() - in0;
+  count(l.tree_d_aux, l.tree_d_inputs, [&] { phase_a_tree_d(cs, shape, nullptr, top, st); });
+  st.drg.assign(kDrgParents, {});
+  st.exp.assign(kExpParents, {});
+  for (size_t k = 0; k < kDrgParents + kExpParents; k++) {
+    uint32_t aux = 0, inputs = 0;
+    count(aux, inputs, [&] { phase_a_column(cs, shape, nullptr, top, st, k); });
+    if (k == 0) {
+      l.column_aux = aux;
+      l.column_inputs = inputs;
+    } else if (aux != l.column_aux || inputs != l.column_inputs) {
+      throw Error(ErrorCode::kInternal, shape.name + ": parent columns of different sizes");
+    }
+  }
+  count(l.challenge_bits_aux, l.challenge_bits_inputs, [&] { phase_a_challenge(cs, nullptr, st); });
+  l.phase_a_aux = l.tree_d_aux + (kDrgParents + kExpParents) * l.column_aux + l.challenge_bits_aux;
+  l.phase_a_inputs =
+      l.tree_d_inputs + (kDrgParents + kExpParents) * l.column_inputs + l.challenge_bits_inputs;
   for (uint32_t layer = 1; layer <= std::min<uint32_t>(shape.layers, 2); layer++) {
-    aux0 = cs.num_aux();
-    st.labels.push_back(challenge_label(cs, layer, top, st));
-    (layer == 1 ? l.label1_aux : l.label_aux) = cs.num_aux() - aux0;
+    uint32_t inputs = 0;
+    count(layer == 1 ? l.label1_aux : l.label_aux, inputs,
+          [&] { st.labels.push_back(challenge_label(cs, layer, top, st)); });
+    if (inputs) throw Error(ErrorCode::kInternal, shape.name + ": a label allocates public inputs");
   }
   while (st.labels.size() < shape.layers) st.labels.push_back(st.labels.back());
-  aux0 = cs.num_aux();
-  in0 = cs.num_inputs();
-  challenge_phase_c(cs, shape, nullptr, top, st);
-  l.phase_c_aux = cs.num_aux() - aux0;
-  l.phase_c_inputs = cs.num_inputs() - in0;
+  count(l.encoding_aux, l.encoding_inputs, [&] { phase_c_encoding(cs, shape, nullptr, top, st); });
+  count(l.c_x_aux, l.c_x_inputs, [&] { phase_c_column(cs, shape, nullptr, top, st); });
+  l.phase_c_aux = l.encoding_aux + l.c_x_aux;
+  l.phase_c_inputs = l.encoding_inputs + l.c_x_inputs;
   l.challenge_aux = l.phase_a_aux + l.label1_aux + (shape.layers - 1) * l.label_aux + l.phase_c_aux;
   l.challenge_inputs = l.phase_a_inputs + l.phase_c_inputs;
   l.n_aux = l.top_aux + shape.challenges * l.challenge_aux;
@@ -195,79 +251,196 @@ StackedLayout stacked_layout(const StackedShape& shape) {
   return l;
 }
 
-std::vector<Fr> stacked_witness(const StackedShape& shape, const StackedWitness& w, const StackedLayout& l,
-                                ThreadPool& pool) {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A std::vector<Fr> of n zeros. Value-initializing fresh memory on one thread pays every page fault
+// there (the kernel zeroes each page, then the fill writes it again); the storage is reserved first
+// and faulted in on the pool (MADV_POPULATE_WRITE, Linux 5.14; without it the fill faults as before),
+// so that the fill runs at memory speed on resident pages.
+std::vector<Fr> zeroed_vector(size_t n, ThreadPool& pool) {
+  std::vector<Fr> v;
+  v.reserve(n);
+  v.resize(1);  // data() is now the storage's start, where the n elements will lie
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+  constexpr uintptr_t kPage = 4096, kChunk = uintptr_t{64} << 20;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(v.data());  // addresses only: no object is touched
+  const uintptr_t begin = (start + kPage - 1) & ~(kPage - 1), end = (start + n * sizeof(Fr)) & ~(kPage - 1);
+  if (end > begin + kChunk) {
+    std::atomic<bool> unsupported{false};
+    pool.parallel_for(
+        (end - begin + kChunk - 1) / kChunk,
+        [&](size_t b, size_t e) {
+          for (size_t c = b; c < e && !unsupported.load(std::memory_order_relaxed); c++) {
+            const uintptr_t p = begin + c * kChunk;
+            if (madvise(reinterpret_cast<void*>(p), std::min(kChunk, end - p), MADV_POPULATE_WRITE) != 0)
+              unsupported = true;  // an older kernel (EINVAL) or no memory: the fill faults instead
+          }
+        },
+        1);
+  }
+#else
+  (void)pool;
+#endif
+  v.resize(n);
+  return v;
+}
+
+}  // namespace
+
+void stacked_witness_into(const StackedShape& shape, const StackedWitness& w, const StackedLayout& l,
+                          ThreadPool& pool, std::span<Fr> out, StackedWitnessTimes* times) {
+  if (out.size() != size_t{l.n_inputs} + l.n_aux)
+    throw Error(ErrorCode::kInvalidArgument, "PoRep witness: " + std::to_string(out.size()) +
+                                                 " values of storage for the circuit's " +
+                                                 std::to_string(size_t{l.n_inputs} + l.n_aux));
+  stacked_witness_into(shape, w, l, pool, out.first(l.n_inputs), out.subspan(l.n_inputs, l.n_aux), times);
+}
+
+void stacked_witness_into(const StackedShape& shape, const StackedWitness& w, const StackedLayout& l,
+                          ThreadPool& pool, std::span<Fr> inputs, std::span<Fr> aux,
+                          StackedWitnessTimes* times) {
   check_witness(shape, w);
-  std::vector<Fr> full(size_t{l.n_inputs} + l.n_aux);
-  std::span<Fr> inputs(full.data(), l.n_inputs), aux(full.data() + l.n_inputs, l.n_aux);
+  if (inputs.size() != l.n_inputs || aux.size() != l.n_aux)
+    throw Error(ErrorCode::kInvalidArgument,
+                "PoRep witness: storage for " + std::to_string(inputs.size()) + " inputs and " +
+                    std::to_string(aux.size()) + " aux values; the circuit has " +
+                    std::to_string(l.n_inputs) + " and " + std::to_string(l.n_aux));
+  // Runs one block into its slice, aux [a0, a0 + na) and inputs [i0, i0 + ni), and checks that it
+  // filled both exactly: the blocks tile the whole witness, so every value is written once.
+  auto run_block = [&](uint32_t a0, uint32_t na, uint32_t i0, uint32_t ni, auto&& block) {
+    WitnessCs cs = WitnessCs::slice(aux.subspan(a0, na), a0, inputs.subspan(i0, ni), i0);
+    block(cs);
+    if (cs.num_aux() != a0 + na || cs.num_inputs() != i0 + ni)
+      throw Error(ErrorCode::kInternal, "PoRep witness: a block filled " + std::to_string(cs.num_aux() - a0) +
+                                            " of its " + std::to_string(na) + " aux values and " +
+                                            std::to_string(cs.num_inputs() - i0) + " of its " +
+                                            std::to_string(ni) + " inputs");
+  };
+  if (times) {
+    const double alloc = times->alloc;
+    *times = StackedWitnessTimes();
+    times->alloc = alloc;
+  }
+  auto t0 = std::chrono::steady_clock::now();
   inputs[0] = Fr::one();
   // The top level, sequentially.
-  WitnessCs head = WitnessCs::slice(aux.first(l.top_aux), 0, inputs.subspan(1, l.top_inputs - 1), 1);
-  const TopState top = synthesize_top(head, &w);
+  TopState top;
+  run_block(0, l.top_aux, 1, l.top_inputs - 1, [&](WitnessCs& cs) { top = synthesize_top(cs, &w); });
+  if (times) times->top = seconds_since(t0);
   // Where challenge i's blocks start.
   auto aux_at = [&](uint32_t i) { return l.top_aux + i * l.challenge_aux; };
   auto in_at = [&](uint32_t i) { return l.top_inputs + i * l.challenge_inputs; };
   auto label_at = [&](uint32_t i, uint32_t layer) {
     return aux_at(i) + l.phase_a_aux + (layer == 1 ? 0 : l.label1_aux + (layer - 2) * l.label_aux);
   };
+  constexpr uint32_t kParents = kDrgParents + kExpParents;
   std::vector<ChallengeState> st(shape.challenges);
-  std::vector<std::exception_ptr> errors(shape.challenges * (shape.layers + 2));
-  auto guarded = [&](size_t slot, auto&& f) {
-    try {
-      f();
-    } catch (...) {
-      errors[slot] = std::current_exception();
-    }
-  };
-  auto rethrow = [&] {
+  for (ChallengeState& s : st) {
+    s.drg.resize(kDrgParents);
+    s.exp.resize(kExpParents);
+    s.labels.resize(shape.layers);
+  }
+  // Runs n independent blocks on the pool, block t as run(t) of kind kind(t); errors are kept per block
+  // and the first in block order is rethrown once all have run (the same error whatever the schedule).
+  auto round = [&](size_t n, double* wall, auto&& kind, auto&& run) {
+    const auto r0 = std::chrono::steady_clock::now();
+    std::vector<std::exception_ptr> errors(n);
+    std::vector<double> took(times ? n : 0);
+    pool.parallel_for(
+        n,
+        [&](size_t b, size_t e) {
+          for (size_t t = b; t < e; t++) {
+            const auto b0 = std::chrono::steady_clock::now();
+            try {
+              run(t);
+            } catch (...) {
+              errors[t] = std::current_exception();
+            }
+            if (times) took[t] = seconds_since(b0);
+          }
+        },
+        1);
     for (auto& e : errors)
       if (e) std::rethrow_exception(e);
+    if (!times) return;
+    *wall = seconds_since(r0);
+    for (size_t t = 0; t < n; t++) {
+      StackedWitnessTimes::Blocks& k = kind(t);
+      k.total += took[t];
+      k.max = std::max(k.max, took[t]);
+      k.count++;
+    }
   };
-  // Phase A of every challenge in parallel.
-  pool.parallel_for(
-      shape.challenges,
-      [&](size_t b, size_t e) {
-        for (size_t i = b; i < e; i++)
-          guarded(i, [&] {
-            const uint32_t a0 = aux_at((uint32_t)i), i0 = in_at((uint32_t)i);
-            WitnessCs cs = WitnessCs::slice(aux.subspan(a0, l.phase_a_aux), a0,
-                                            inputs.subspan(i0, l.phase_a_inputs), i0);
-            challenge_phase_a(cs, shape, &w.challenges[i], top, st[i]);
-            st[i].labels.resize(shape.layers);
-          });
+  StackedWitnessTimes none;
+  StackedWitnessTimes& tm = times ? *times : none;
+  // Round 1: the parent columns and the challenge bits of every challenge (what the labels read).
+  round(
+      size_t{shape.challenges} * (kParents + 1), &tm.columns,
+      [&](size_t t) -> StackedWitnessTimes::Blocks& {
+        return t % (kParents + 1) < kParents ? tm.column : tm.challenge_bits;
       },
-      1);
-  rethrow();
-  // Every label of every challenge in parallel: the bulk of the work.
+      [&](size_t t) {
+        const uint32_t i = (uint32_t)(t / (kParents + 1)), k = (uint32_t)(t % (kParents + 1));
+        const ChallengeWitness* cw = &w.challenges[i];
+        const uint32_t a0 = aux_at(i) + l.tree_d_aux + k * l.column_aux;
+        const uint32_t i0 = in_at(i) + l.tree_d_inputs + k * l.column_inputs;
+        if (k < kParents)
+          run_block(a0, l.column_aux, i0, l.column_inputs,
+                    [&](WitnessCs& cs) { phase_a_column(cs, shape, cw, top, st[i], k); });
+        else
+          run_block(a0, l.challenge_bits_aux, i0, l.challenge_bits_inputs,
+                    [&](WitnessCs& cs) { phase_a_challenge(cs, cw, st[i]); });
+      });
+  // Round 2: the tree-D inclusions (the longest blocks, so first) and every challenge × layer label,
+  // the bulk of the work.
   const size_t n_labels = size_t{shape.challenges} * shape.layers;
-  pool.parallel_for(
-      n_labels,
-      [&](size_t b, size_t e) {
-        for (size_t t = b; t < e; t++)
-          guarded(shape.challenges + t, [&] {
-            const uint32_t i = (uint32_t)(t / shape.layers), layer = (uint32_t)(t % shape.layers) + 1;
-            const uint32_t a0 = label_at(i, layer), n = layer == 1 ? l.label1_aux : l.label_aux;
-            WitnessCs cs = WitnessCs::slice(aux.subspan(a0, n), a0, {}, in_at(i) + l.phase_a_inputs);
-            st[i].labels[layer - 1] = challenge_label(cs, layer, top, st[i]);
-          });
+  round(
+      shape.challenges + n_labels, &tm.labels,
+      [&](size_t t) -> StackedWitnessTimes::Blocks& {
+        return t < shape.challenges                         ? tm.tree_d
+               : (t - shape.challenges) % shape.layers == 0 ? tm.label1
+                                                            : tm.label;
       },
-      1);
-  rethrow();
-  // Phase C of every challenge in parallel.
-  pool.parallel_for(
-      shape.challenges,
-      [&](size_t b, size_t e) {
-        for (size_t i = b; i < e; i++)
-          guarded(i, [&] {
-            const uint32_t a0 = aux_at((uint32_t)i + 1) - l.phase_c_aux;
-            const uint32_t i0 = in_at((uint32_t)i) + l.phase_a_inputs;
-            WitnessCs cs = WitnessCs::slice(aux.subspan(a0, l.phase_c_aux), a0,
-                                            inputs.subspan(i0, l.phase_c_inputs), i0);
-            challenge_phase_c(cs, shape, &w.challenges[i], top, st[i]);
-          });
-      },
-      1);
-  rethrow();
+      [&](size_t t) {
+        if (t < shape.challenges) {
+          const uint32_t i = (uint32_t)t;
+          run_block(aux_at(i), l.tree_d_aux, in_at(i), l.tree_d_inputs,
+                    [&](WitnessCs& cs) { phase_a_tree_d(cs, shape, &w.challenges[i], top, st[i]); });
+          return;
+        }
+        t -= shape.challenges;
+        const uint32_t i = (uint32_t)(t / shape.layers), layer = (uint32_t)(t % shape.layers) + 1;
+        run_block(label_at(i, layer), layer == 1 ? l.label1_aux : l.label_aux, in_at(i) + l.phase_a_inputs, 0,
+                  [&](WitnessCs& cs) { st[i].labels[layer - 1] = challenge_label(cs, layer, top, st[i]); });
+      });
+  // Round 3: the encoding in tree R and the challenged column in tree C of every challenge.
+  round(
+      size_t{shape.challenges} * 2, &tm.phase_c,
+      [&](size_t t) -> StackedWitnessTimes::Blocks& { return t % 2 == 0 ? tm.encoding : tm.c_x; },
+      [&](size_t t) {
+        const uint32_t i = (uint32_t)(t / 2);
+        const ChallengeWitness* cw = &w.challenges[i];
+        const uint32_t a0 = aux_at(i + 1) - l.phase_c_aux, i0 = in_at(i) + l.phase_a_inputs;
+        if (t % 2 == 0)
+          run_block(a0, l.encoding_aux, i0, l.encoding_inputs,
+                    [&](WitnessCs& cs) { phase_c_encoding(cs, shape, cw, top, st[i]); });
+        else
+          run_block(a0 + l.encoding_aux, l.c_x_aux, i0 + l.encoding_inputs, l.c_x_inputs,
+                    [&](WitnessCs& cs) { phase_c_column(cs, shape, cw, top, st[i]); });
+      });
+}
+
+std::vector<Fr> stacked_witness(const StackedShape& shape, const StackedWitness& w, const StackedLayout& l,
+                                ThreadPool& pool, StackedWitnessTimes* times) {
+  check_witness(shape, w);  // before the allocation
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<Fr> full = zeroed_vector(size_t{l.n_inputs} + l.n_aux, pool);
+  if (times) times->alloc = seconds_since(t0);
+  stacked_witness_into(shape, w, l, pool, full, times);
   return full;
 }
 

@@ -11,6 +11,7 @@
 
 #include "ff/bls12_381.hpp"
 #include "groth16/key.hpp"
+#include "groth16/synthesis.hpp"
 
 namespace cuzk {
 struct ConstraintSystem;
@@ -55,7 +56,11 @@ struct WitnessInput {
   std::vector<Fr> values;
   std::shared_ptr<const std::vector<Fr>> shared;
   std::vector<uint8_t> wtns;
-  Generator generate;  ///< last, so that {values, shared, wtns} initializers stay valid
+  Generator generate;  ///< after the data members, so that {values, shared, wtns} initializers stay valid
+  /// Makes the partition's whole assignment (a deferred one: compact_cs.hpp), writing the witness
+  /// straight into it; used before all the others when set. Same error contract as Generator.
+  using AssignmentGenerator = std::function<Assignment(const LoadedCircuit& circuit, ThreadPool& pool)>;
+  AssignmentGenerator assign{};
 };
 
 /// What a client submits.

@@ -95,6 +95,27 @@ std::vector<Fr> porep_partition_witness(const C1Output& c1, size_t k, const Pore
   return full;
 }
 
+Assignment porep_partition_assignment(const C1Output& c1, size_t k,
+                                      const std::shared_ptr<const PorepCircuit>& circuit, ThreadPool& pool) {
+  const circuits::StackedWitness w = partition_witness(c1, k, circuit->shape);
+  const CompactCs& rows = *circuit->rows;
+  Assignment asg;
+  asg.log_n = rows.log_n;
+  asg.inputs.resize(rows.n_inputs);
+  asg.aux.resize(rows.n_aux);  // BigVector: default-initialized, every value written below
+  circuits::stacked_witness_into(circuit->shape, w, circuit->layout, pool, asg.inputs, asg.aux);
+  const std::vector<Fr> want = partition_public_inputs(c1, k);
+  if (want.size() + 1 != asg.inputs.size() || !std::equal(want.begin(), want.end(), asg.inputs.begin() + 1))
+    throw Error(ErrorCode::kInternal,
+                "partition " + std::to_string(k) +
+                    ": the circuit's public inputs differ from those computed from the C1");
+  asg.a_aux = rows.a_aux;
+  asg.b_inp = rows.b_inp;
+  asg.b_aux = rows.b_aux;
+  asg.rows = std::shared_ptr<const CompactCs>(circuit, circuit->rows.get());
+  return asg;
+}
+
 LoadedCircuit load_porep(const std::filesystem::path& params,
                          const std::shared_ptr<const PorepCircuit>& circuit,
                          const ParamsReadOptions& options) {
@@ -112,13 +133,13 @@ std::vector<WitnessInput> porep_job_partitions(std::shared_ptr<const C1Output> c
   std::vector<WitnessInput> out(c1->vanilla_proofs.size());
   const std::string size(c1->registered_proof.size);
   for (size_t k = 0; k < out.size(); k++)
-    out[k].generate = [c1, k, size](const LoadedCircuit& leased, ThreadPool& pool) {
+    out[k].assign = [c1, k, size](const LoadedCircuit& leased, ThreadPool& pool) {
       // The leased circuit holds its PorepCircuit (load_porep), so this finds it rather than building one.
       const std::shared_ptr<const PorepCircuit> circuit = porep_circuit(size, pool);
       if (circuit->rows != leased.rows)
         throw Error(ErrorCode::kInternal, "partition " + std::to_string(k) + ": the circuit is not the " +
                                               size + " PoRep circuit (register it with load_porep)");
-      return porep_partition_witness(*c1, k, *circuit, pool);
+      return porep_partition_assignment(*c1, k, circuit, pool);
     };
   return out;
 }

@@ -57,6 +57,12 @@ void check_c1_challenges(const C1Output& c1, const std::string& source);
 std::vector<Fr> porep_partition_witness(const C1Output& c1, size_t k, const PorepCircuit& circuit,
                                         ThreadPool& pool);
 
+/// The deferred assignment of partition k (a, b, c left to the backend: compact_cs.hpp), its witness made
+/// straight into the assignment's storage (no zero-fill, no copy), with its public inputs checked as
+/// porep_partition_witness does. Same errors.
+Assignment porep_partition_assignment(const C1Output& c1, size_t k,
+                                      const std::shared_ptr<const PorepCircuit>& circuit, ThreadPool& pool);
+
 /// A PoRep key (.params) for `circuit`: read (with `options`) and checked against the recorded
 /// circuit (domain, input and aux counts, A and B lengths against the densities). The returned
 /// constraint system aliases `circuit` (holds it), so porep_circuit finds it while the registry keeps the
@@ -66,11 +72,11 @@ LoadedCircuit load_porep(const std::filesystem::path& params,
                          const std::shared_ptr<const PorepCircuit>& circuit,
                          const ParamsReadOptions& options = {});
 
-/// The partitions of one PoRep job: one WitnessInput per partition of `c1` (in order), each a generator
-/// that a synthesis worker runs, making porep_partition_witness(c1, k) for the leased circuit (the
-/// circuit of c1's sector size, loaded by load_porep). A generator throws Error(kInternal) when the
-/// leased rows are not porep_circuit's of that size, or porep_partition_witness's errors. The C1 is
-/// shared by the generators and freed with the last of them.
+/// The partitions of one PoRep job: one WitnessInput per partition of `c1` (in order), each an
+/// assignment generator that a synthesis worker runs, making porep_partition_assignment(c1, k) for the
+/// leased circuit (the circuit of c1's sector size, loaded by load_porep). A generator throws
+/// Error(kInternal) when the leased rows are not porep_circuit's of that size, or porep_partition_witness's
+/// errors. The C1 is shared by the generators and freed with the last of them.
 std::vector<WitnessInput> porep_job_partitions(std::shared_ptr<const C1Output> c1);
 
 }  // namespace cuzk::engine

@@ -30,6 +30,14 @@ Assignment synthesize_partition(const LoadedCircuit& c, const WitnessInput& w, T
   auto from = [&](std::span<const Fr> values) {
     return c.rows ? deferred_assignment(c.rows, values, pool) : synthesize(*c.cs, values, pool);
   };
+  if (w.assign) {
+    Assignment a = w.assign(c, pool);
+    if (a.inputs.size() + a.aux.size() != c.n_vars())
+      throw Error(ErrorCode::kInternal, "the generated assignment has " +
+                                            std::to_string(a.inputs.size() + a.aux.size()) +
+                                            " values but the circuit has " + std::to_string(c.n_vars()));
+    return a;
+  }
   if (w.generate) {
     const std::vector<Fr> values = w.generate(c, pool);
     check_length(values.size(), c.n_vars(), "the generated witness");

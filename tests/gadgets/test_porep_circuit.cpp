@@ -2,6 +2,7 @@
 // constraint counts (POREP_CIRCUIT.md §4) and canonical digests (§6b).
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 
 #include "circuits/stacked.hpp"
@@ -345,23 +346,63 @@ StackedWitness random_stacked_witness(const StackedShape& shape, std::mt19937_64
   return w;
 }
 
-// The parallel witness (blocks in slices, on a pool) equals the sequential witness mode, value for value.
+// The parallel witness (blocks in slices, on a pool) equals the sequential witness mode, value for value,
+// for upstream's four test shapes and the 2 KiB and 8 MiB production shapes, on pools of 1 and 3
+// threads; stacked_witness_into writes every value of storage that holds garbage.
 TEST(StackedWitness, ParallelEqualsSequential) {
-  for (const char* name : {"base-8", "top-8-4-2"}) {
-    const StackedShape shape = stacked_test_shape(name);
+  for (const char* name : {"base-2", "base-8", "sub-8-4", "top-8-4-2", "2KiB", "8MiB"}) {
+    const bool test_shape = name[0] != '2' && name[0] != '8';
+    const StackedShape shape = test_shape ? stacked_test_shape(name) : stacked_shape(name);
     std::mt19937_64 rng(41);
     const StackedWitness w = random_stacked_witness(shape, rng);
     WitnessCs seq;
     synthesize_stacked(seq, shape, &w);
     const StackedLayout layout = stacked_layout(shape);
-    EXPECT_EQ(layout.n_aux, seq.num_aux());
-    EXPECT_EQ(layout.n_inputs, seq.num_inputs());
-    ThreadPool pool(3);
-    const std::vector<Fr> par = stacked_witness(shape, w, layout, pool);
+    EXPECT_EQ(layout.n_aux, seq.num_aux()) << name;
+    EXPECT_EQ(layout.n_inputs, seq.num_inputs()) << name;
     const Witness& sw = seq.witness();
-    ASSERT_EQ(par.size(), sw.inputs.size() + sw.aux.size());
-    EXPECT_TRUE(std::equal(sw.inputs.begin(), sw.inputs.end(), par.begin())) << name << ": inputs";
-    EXPECT_TRUE(std::equal(sw.aux.begin(), sw.aux.end(), par.begin() + sw.inputs.size())) << name << ": aux";
+    for (unsigned threads : {1u, 3u}) {
+      ThreadPool pool(threads);
+      StackedWitnessTimes times;
+      const std::vector<Fr> par = stacked_witness(shape, w, layout, pool, &times);
+      ASSERT_EQ(par.size(), sw.inputs.size() + sw.aux.size());
+      EXPECT_TRUE(std::equal(sw.inputs.begin(), sw.inputs.end(), par.begin())) << name << ": inputs";
+      EXPECT_TRUE(std::equal(sw.aux.begin(), sw.aux.end(), par.begin() + sw.inputs.size()))
+          << name << ": aux";
+      EXPECT_EQ(times.tree_d.count, shape.challenges);
+      EXPECT_EQ(times.column.count, 14u * shape.challenges);
+      EXPECT_EQ(times.label1.count + times.label.count, size_t{shape.layers} * shape.challenges);
+      EXPECT_EQ(times.encoding.count + times.c_x.count, 2u * shape.challenges);
+      // Into storage of garbage (every limb all ones): every value must be written.
+      std::vector<Fr> out(par.size());
+      std::memset(out.data(), 0xff, out.size() * sizeof(Fr));
+      stacked_witness_into(shape, w, layout, pool, out);
+      EXPECT_TRUE(out == par) << name << ": into garbage storage";
+      out.pop_back();
+      EXPECT_THROW(stacked_witness_into(shape, w, layout, pool, out), Error);
+    }
+  }
+}
+
+// The blocks of a challenge add up to its phases.
+TEST(StackedWitness, LayoutBlocksTileThePhases) {
+  for (const char* name : {"2KiB", "32GiB"}) {
+    const StackedShape shape = stacked_shape(name);
+    const StackedLayout l = stacked_layout(shape);
+    EXPECT_EQ(l.phase_a_aux, l.tree_d_aux + 14 * l.column_aux + l.challenge_bits_aux) << name;
+    EXPECT_EQ(l.phase_a_inputs, l.tree_d_inputs + 14 * l.column_inputs + l.challenge_bits_inputs) << name;
+    EXPECT_EQ(l.phase_c_aux, l.encoding_aux + l.c_x_aux) << name;
+    EXPECT_EQ(l.phase_c_inputs, l.encoding_inputs + l.c_x_inputs) << name;
+    // One public input per inclusion (the packed index bits) and one for the challenge.
+    EXPECT_EQ(l.tree_d_inputs, 1u);
+    EXPECT_EQ(l.column_inputs, 1u);
+    EXPECT_EQ(l.challenge_bits_inputs, 1u);
+    EXPECT_EQ(l.encoding_inputs, 1u);
+    EXPECT_EQ(l.c_x_inputs, 1u);
+    CountCs cs;
+    synthesize_stacked(cs, shape, nullptr);
+    EXPECT_EQ(l.n_aux, cs.num_aux());
+    EXPECT_EQ(l.n_inputs, cs.num_inputs());
   }
 }
 
