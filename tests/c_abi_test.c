@@ -240,8 +240,8 @@ static int test_zkey_tiny(cuzk_backend* b) {
   cuzk_shape sh;
   st = cuzk_circuit_shape(c, &sh, err, sizeof err);
   CHECK(st == CUZK_OK, "shape: %d %s", st, err);
-  CHECK(sh.format == CUZK_FORMAT_ZKEY && sh.n_inputs == 2 && sh.n_public == 1 && sh.n_aux == 2 && sh.n_vars == 4 &&
-            sh.domain_size == (1ull << sh.log_n) && sh.log_n >= 1 && sh.nnz > 0,
+  CHECK(sh.format == CUZK_FORMAT_ZKEY && sh.n_inputs == 2 && sh.n_public == 1 && sh.n_aux == 2 &&
+            sh.n_vars == 4 && sh.domain_size == (1ull << sh.log_n) && sh.log_n >= 1 && sh.nnz > 0,
         "tiny zkey shape: format %u inputs %u public %u aux %u vars %u log_n %u", sh.format, sh.n_inputs,
         sh.n_public, sh.n_aux, sh.n_vars, sh.log_n);
   uint8_t w0[4 * CUZK_FR_BYTES], w1[4 * CUZK_FR_BYTES], w2[4 * CUZK_FR_BYTES];
@@ -266,8 +266,8 @@ static int test_zkey_mimc(cuzk_backend* b) {
   CHECK(st == CUZK_OK, "load mimc: %d %s", st, err);
   cuzk_shape sh;
   cuzk_circuit_shape(c, &sh, err, sizeof err);
-  CHECK(sh.n_vars == n && sh.n_vars == 369 && sh.n_public == 3 && sh.log_n == 9, "mimc shape: %u vars, %u public, 2^%u",
-        sh.n_vars, sh.n_public, sh.log_n);
+  CHECK(sh.n_vars == n && sh.n_vars == 369 && sh.n_public == 3 && sh.log_n == 9,
+        "mimc shape: %u vars, %u public, 2^%u", sh.n_vars, sh.n_public, sh.log_n);
   const uint8_t* ws[2] = {w, w};
   int rc = prove_sync_and_split(c, b, ws, 2, "mimc zkey");
   cuzk_circuit_free(c);
@@ -284,7 +284,8 @@ static int test_params(cuzk_backend* b) {
   CHECK(st == CUZK_OK && c != NULL, "load_params: %d %s", st, err);
   cuzk_shape sh;
   st = cuzk_circuit_shape(c, &sh, err, sizeof err);
-  CHECK(st == CUZK_OK && sh.format == CUZK_FORMAT_BELLPERSON && sh.n_inputs == 2 && sh.n_aux == 2 && sh.n_public == 1,
+  CHECK(st == CUZK_OK && sh.format == CUZK_FORMAT_BELLPERSON && sh.n_inputs == 2 && sh.n_aux == 2 &&
+            sh.n_public == 1,
         "params shape: %d format %u inputs %u aux %u", st, sh.format, sh.n_inputs, sh.n_aux);
   uint8_t w0[4 * CUZK_FR_BYTES], w1[4 * CUZK_FR_BYTES];
   mul_witness(w0, 3, 11);
@@ -306,7 +307,8 @@ static int test_params(cuzk_backend* b) {
     CHECK(st == CUZK_OK, "load_params unchecked: %d %s", st, err);
     cuzk_circuit_free(c);
     st = cuzk_circuit_load_params(params, r1cs, 6u, 0, &c, err, sizeof err);
-    CHECK(st == CUZK_INVALID_ARGUMENT && c == NULL && strstr(err, "flags") != NULL, "bad flags: %d %s", st, err);
+    CHECK(st == CUZK_INVALID_ARGUMENT && c == NULL && strstr(err, "flags") != NULL, "bad flags: %d %s", st,
+          err);
   }
   return rc;
 }
@@ -319,21 +321,23 @@ static int test_backends(void) {
   cuzk_status st = cuzk_backend_new(CUZK_BACKEND_AUTO, 0, 1, &b, err, sizeof err);
   CHECK(st == CUZK_OK && b != NULL, "backend AUTO: %d %s", st, err);
   st = cuzk_backend_info(b, &kind, name, sizeof name, err, sizeof err);
-  CHECK(st == CUZK_OK && (kind == CUZK_BACKEND_CPU || kind == CUZK_BACKEND_GPU), "info: %d kind %d", st, kind);
+  CHECK(st == CUZK_OK && (kind == CUZK_BACKEND_CPU || kind == CUZK_BACKEND_GPU), "info: %d kind %d", st,
+        kind);
   printf("c abi: AUTO chose %s\n", name);
   cuzk_backend_free(b);
   st = cuzk_backend_new(CUZK_BACKEND_CPU, 0, 2, &b, err, sizeof err);
   CHECK(st == CUZK_OK, "backend CPU: %d %s", st, err);
   st = cuzk_backend_info(b, &kind, name, sizeof name, err, sizeof err);
-  CHECK(st == CUZK_OK && kind == CUZK_BACKEND_CPU && strcmp(name, "cpu") == 0, "cpu info: %d %d %s", st, kind, name);
+  CHECK(st == CUZK_OK && kind == CUZK_BACKEND_CPU && strcmp(name, "cpu") == 0, "cpu info: %d %d %s", st, kind,
+        name);
   cuzk_backend_free(b);
   /* GPU: a backend on a CUDA machine, else CUZK_CUDA saying why (never a crash) */
   st = cuzk_backend_new(CUZK_BACKEND_GPU, 0, 1, &b, err, sizeof err);
-  CHECK(st == CUZK_OK || (st == CUZK_CUDA && b == NULL && strstr(err, "CUZK_BACKEND_GPU") != NULL), "GPU: %d %s", st,
-        err);
+  CHECK(st == CUZK_OK || (st == CUZK_CUDA && b == NULL && strstr(err, "CUZK_BACKEND_GPU") != NULL),
+        "GPU: %d %s", st, err);
   if (st != CUZK_OK) printf("c abi: GPU refused: %s\n", err);
   cuzk_backend_free(b);
-  st = cuzk_backend_new((cuzk_backend_kind)7, 0, 1, &b, err, sizeof err);
+  st = cuzk_backend_new(7, 0, 1, &b, err, sizeof err);
   CHECK(st == CUZK_INVALID_ARGUMENT && b == NULL && strstr(err, "kind 7") != NULL, "kind 7: %d %s", st, err);
   st = cuzk_backend_new(CUZK_BACKEND_CPU, -1, 1, &b, err, sizeof err);
   CHECK(st == CUZK_INVALID_ARGUMENT && strstr(err, "-1") != NULL, "device -1: %d %s", st, err);
@@ -359,7 +363,8 @@ static int test_errors(cuzk_backend* b) {
   st = cuzk_circuit_load_zkey(zkey, 0, NULL, err, sizeof err);
   CHECK(st == CUZK_INVALID_ARGUMENT, "load NULL out: %d %s", st, err);
   st = cuzk_circuit_load_zkey("/nonexistent/c.zkey", 0, &c, err, sizeof err);
-  CHECK(st == CUZK_IO && c == NULL && strstr(err, "/nonexistent/c.zkey") != NULL, "missing zkey: %d %s", st, err);
+  CHECK(st == CUZK_IO && c == NULL && strstr(err, "/nonexistent/c.zkey") != NULL, "missing zkey: %d %s", st,
+        err);
   st = cuzk_circuit_load_params("/nonexistent/p.params", r1cs, 0, 0, &c, err, sizeof err);
   CHECK(st == CUZK_IO && strstr(err, "/nonexistent/p.params") != NULL, "missing params: %d %s", st, err);
   st = cuzk_circuit_load_params(params, "/nonexistent/c.r1cs", 0, 0, &c, err, sizeof err);
@@ -372,8 +377,8 @@ static int test_errors(cuzk_backend* b) {
   path_of(bad, sizeof bad, scratch_dir, "c_abi_truncated.zkey");
   CHECK(write_all(bad, bytes, len / 2), "cannot write %s", bad);
   st = cuzk_circuit_load_zkey(bad, 0, &c, err, sizeof err);
-  CHECK(st == CUZK_INVALID_FILE && c == NULL && strstr(err, "c_abi_truncated.zkey") != NULL, "truncated zkey: %d %s",
-        st, err);
+  CHECK(st == CUZK_INVALID_FILE && c == NULL && strstr(err, "c_abi_truncated.zkey") != NULL,
+        "truncated zkey: %d %s", st, err);
   memcpy(bytes, "zkex", 4);
   path_of(bad, sizeof bad, scratch_dir, "c_abi_magic.zkey");
   CHECK(write_all(bad, bytes, len), "cannot write %s", bad);
@@ -386,7 +391,8 @@ static int test_errors(cuzk_backend* b) {
   path_of(bad, sizeof bad, scratch_dir, "c_abi_corrupt.params");
   CHECK(write_all(bad, bytes, len), "cannot write %s", bad);
   st = cuzk_circuit_load_params(bad, r1cs, 0, 0, &c, err, sizeof err);
-  CHECK(st == CUZK_INVALID_FILE && strstr(err, "c_abi_corrupt.params") != NULL, "corrupt params: %d %s", st, err);
+  CHECK(st == CUZK_INVALID_FILE && strstr(err, "c_abi_corrupt.params") != NULL, "corrupt params: %d %s", st,
+        err);
   free(bytes);
   char mimc_r1cs[1024];
   path_of(mimc_r1cs, sizeof mimc_r1cs, data_dir, "mimc/mimc_test.r1cs");
@@ -427,9 +433,9 @@ static int test_errors(cuzk_backend* b) {
   CHECK(st == CUZK_INVALID_ARGUMENT && strstr(err, "witness[0]") != NULL, "witness[0] = 2: %d %s", st, err);
   fr_u64(w, 1);
   /* a non-canonical element: r itself (and all-ones) at index 2 */
-  static const uint8_t r_le[CUZK_FR_BYTES] = {0x01, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xfe, 0x5b, 0xfe,
-                                              0xff, 0x02, 0xa4, 0xbd, 0x53, 0x05, 0xd8, 0xa1, 0x09, 0x08, 0xd8,
-                                              0x39, 0x33, 0x48, 0x7d, 0x9d, 0x29, 0x53, 0xa7, 0xed, 0x73};
+  static const uint8_t r_le[CUZK_FR_BYTES] = {
+      0x01, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xfe, 0x5b, 0xfe, 0xff, 0x02, 0xa4, 0xbd, 0x53,
+      0x05, 0xd8, 0xa1, 0x09, 0x08, 0xd8, 0x39, 0x33, 0x48, 0x7d, 0x9d, 0x29, 0x53, 0xa7, 0xed, 0x73};
   memcpy(w + 2 * CUZK_FR_BYTES, r_le, CUZK_FR_BYTES);
   st = cuzk_prove(c, b, w, 4, NULL, NULL, proof, NULL, err, sizeof err);
   CHECK(st == CUZK_INVALID_ENCODING && strstr(err, "witness[2]") != NULL, "witness[2] = r: %d %s", st, err);
@@ -449,7 +455,8 @@ static int test_errors(cuzk_backend* b) {
   fr_u64(u + 3 * CUZK_FR_BYTES, 12);
   memset(proof, 0xab, sizeof proof);
   st = cuzk_prove(c, b, u, 4, NULL, NULL, proof, NULL, err, sizeof err);
-  CHECK(st == CUZK_UNSATISFIED && strstr(err, "does not satisfy") != NULL && proof[0] == 0xab && proof[191] == 0xab,
+  CHECK(st == CUZK_UNSATISFIED && strstr(err, "does not satisfy") != NULL && proof[0] == 0xab &&
+            proof[191] == 0xab,
         "unsatisfied: %d %s", st, err);
   printf("c abi: unsatisfied zkey witness: %s\n", err);
 
@@ -462,8 +469,8 @@ static int test_errors(cuzk_backend* b) {
   CHECK(st == CUZK_INVALID_ARGUMENT, "NULL witnesses: %d %s", st, err);
   const uint8_t* null_ws[2] = {w, NULL};
   st = cuzk_prove_start(c, b, null_ws, 2, 4, NULL, NULL, &p, err, sizeof err);
-  CHECK(st == CUZK_INVALID_ARGUMENT && strstr(err, "partition 1") != NULL && p == NULL, "NULL witness 1: %d %s", st,
-        err);
+  CHECK(st == CUZK_INVALID_ARGUMENT && strstr(err, "partition 1") != NULL && p == NULL,
+        "NULL witness 1: %d %s", st, err);
   st = cuzk_prove_start(c, b, ws, 2, 5, NULL, NULL, &p, err, sizeof err);
   CHECK(st == CUZK_INVALID_ARGUMENT && strstr(err, "5 values") != NULL, "long witness: %d %s", st, err);
   uint8_t nc[4 * CUZK_FR_BYTES];
@@ -471,8 +478,8 @@ static int test_errors(cuzk_backend* b) {
   memset(nc + 3 * CUZK_FR_BYTES, 0xff, CUZK_FR_BYTES);
   const uint8_t* nc_ws[2] = {w, nc};
   st = cuzk_prove_start(c, b, nc_ws, 2, 4, NULL, NULL, &p, err, sizeof err);
-  CHECK(st == CUZK_INVALID_ENCODING && strstr(err, "partition 1: witness[3]") != NULL, "non-canonical: %d %s", st,
-        err);
+  CHECK(st == CUZK_INVALID_ENCODING && strstr(err, "partition 1: witness[3]") != NULL, "non-canonical: %d %s",
+        st, err);
   uint8_t two_r[2 * CUZK_FR_BYTES];
   fr_u64(two_r, 5);
   memcpy(two_r + CUZK_FR_BYTES, r_le, CUZK_FR_BYTES);
@@ -484,8 +491,8 @@ static int test_errors(cuzk_backend* b) {
   uint8_t proofs[2 * CUZK_PROOF_BYTES];
   memset(proofs, 0xab, sizeof proofs);
   st = cuzk_prove_finalize(p, proofs, sizeof proofs, err, sizeof err);
-  CHECK(st == CUZK_UNSATISFIED && strstr(err, "partition 1") != NULL && proofs[0] == 0xab, "finalize unsatisfied: %d %s",
-        st, err);
+  CHECK(st == CUZK_UNSATISFIED && strstr(err, "partition 1") != NULL && proofs[0] == 0xab,
+        "finalize unsatisfied: %d %s", st, err);
   /* finalize: NULL, wrong size (the pending is consumed anyway) */
   st = cuzk_prove_finalize(NULL, proofs, sizeof proofs, err, sizeof err);
   CHECK(st == CUZK_INVALID_ARGUMENT, "finalize NULL: %d %s", st, err);
@@ -513,10 +520,11 @@ static int test_errors(cuzk_backend* b) {
   st = cuzk_verify(c, pub, 1, proof, &valid, err, sizeof err);
   CHECK(st == CUZK_OK && valid == 1, "verify: %d %d %s", st, valid, err);
   st = cuzk_verify(c, pub, 2, proof, &valid, err, sizeof err);
-  CHECK(st == CUZK_INVALID_ARGUMENT && valid == 0 && strstr(err, "2 public inputs") != NULL, "verify n_public: %d %s",
-        st, err);
+  CHECK(st == CUZK_INVALID_ARGUMENT && valid == 0 && strstr(err, "2 public inputs") != NULL,
+        "verify n_public: %d %s", st, err);
   st = cuzk_verify(c, r_le, 1, proof, &valid, err, sizeof err);
-  CHECK(st == CUZK_INVALID_ENCODING && strstr(err, "public input 0") != NULL, "verify non-canonical: %d %s", st, err);
+  CHECK(st == CUZK_INVALID_ENCODING && strstr(err, "public input 0") != NULL, "verify non-canonical: %d %s",
+        st, err);
   st = cuzk_verify(c, pub, 1, NULL, &valid, err, sizeof err);
   CHECK(st == CUZK_INVALID_ARGUMENT, "verify NULL proof: %d %s", st, err);
   st = cuzk_verify(c, pub, 1, proof, NULL, err, sizeof err);
@@ -562,7 +570,8 @@ static void* run_job(void* arg) {
       const uint8_t* ws[2] = {j->w, j->w};
       cuzk_pending* p = NULL;
       j->st = cuzk_prove_start(j->c, j->b, ws, 2, j->n, rs, ss, &p, j->err, sizeof j->err);
-      if (j->st == CUZK_OK) j->st = cuzk_prove_finalize(p, j->proofs, sizeof j->proofs, j->err, sizeof j->err);
+      if (j->st == CUZK_OK)
+        j->st = cuzk_prove_finalize(p, j->proofs, sizeof j->proofs, j->err, sizeof j->err);
     }
     if (j->st != CUZK_OK) break;
   }

@@ -146,7 +146,8 @@ typedef enum cuzk_backend_kind {
   CUZK_BACKEND_GPU = 2   /**< one CUDA device (CUDA builds only) */
 } cuzk_backend_kind;
 
-/** Creates a backend. `device` is the CUDA device ordinal (GPU and AUTO; ignored for the CPU);
+/** Creates a backend of `kind`, a cuzk_backend_kind (an int, so that any value a C caller passes is
+ *  defined behaviour and an unknown one is an error). `device` is the CUDA device ordinal (GPU and AUTO; ignored for the CPU);
  *  `threads` bounds the CPU threads (the CPU backend's pool, or the GPU backend's host work such as
  *  copying witnesses; 0 = all hardware threads). The GPU backend keeps each key's points (and the
  *  circuit's compact rows) resident on the device after first use, within the device's memory.
@@ -155,8 +156,8 @@ typedef enum cuzk_backend_kind {
  *  Errors: CUZK_INVALID_ARGUMENT (NULL out, unknown kind, negative device, a device ordinal past the
  *  visible GPUs), CUZK_CUDA (GPU asked of a library built without CUDA, no visible GPU, or a CUDA failure;
  *  the message says which). */
-cuzk_status cuzk_backend_new(cuzk_backend_kind kind, int device, unsigned threads, cuzk_backend** out,
-                             char* err, size_t err_len);
+cuzk_status cuzk_backend_new(int kind, int device, unsigned threads, cuzk_backend** out, char* err,
+                             size_t err_len);
 
 /** What `backend` is: *kind (CUZK_BACKEND_CPU or CUZK_BACKEND_GPU; never AUTO) when kind is not NULL, and
  *  its name ("cpu", "cuda:0 (<GPU name>)") as a NUL-terminated string truncated to name_len bytes when name

@@ -308,13 +308,13 @@ cuzk_status cuzk_circuit_shape(const cuzk_circuit* circuit, cuzk_shape* out, cha
 
 void cuzk_circuit_free(cuzk_circuit* circuit) { delete circuit; }
 
-cuzk_status cuzk_backend_new(cuzk_backend_kind kind, int device, unsigned threads, cuzk_backend** out,
-                             char* err, size_t err_len) {
+cuzk_status cuzk_backend_new(int kind, int device, unsigned threads, cuzk_backend** out, char* err,
+                             size_t err_len) {
   if (out) *out = nullptr;
   return guard(err, err_len, [&] {
     if (!out) bad_arg("cuzk_backend_new: NULL out");
     if (kind != CUZK_BACKEND_AUTO && kind != CUZK_BACKEND_CPU && kind != CUZK_BACKEND_GPU)
-      bad_arg("cuzk_backend_new: unknown backend kind " + std::to_string((int)kind) +
+      bad_arg("cuzk_backend_new: unknown backend kind " + std::to_string(kind) +
               " (expected CUZK_BACKEND_AUTO, CUZK_BACKEND_CPU or CUZK_BACKEND_GPU)");
     if (device < 0) bad_arg("cuzk_backend_new: device " + std::to_string(device) + " is negative");
     auto b = std::make_unique<cuzk_backend>();
