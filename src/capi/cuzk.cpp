@@ -149,7 +149,7 @@ cuzk::Assignment assignment_of(const cuzk_circuit& c, cuzk_backend& b, const uin
   if (n_values != rows.n_vars())
     bad_arg(prefix + "the witness has " + cuzk::counted(n_values, "value") + " but the circuit has " +
             cuzk::counted(rows.n_vars(), "variable") + " (" + cuzk::counted(rows.n_inputs, "input") +
-            ", ONE included, + " + std::to_string(rows.n_aux) + " aux)");
+            ", ONE included, and " + std::to_string(rows.n_aux) + " aux)");
   cuzk::BigVector<Fr> w = decode_values(witness, n_values, b.pool(), prefix);
   if (!w[0].is_one()) bad_arg(prefix + "witness[0] must be 1 (the constant ONE), as a little-endian integer");
   try {
