@@ -5,7 +5,8 @@
 # binary has the daemon (`cuzk serve`), the same C1 as POREP_SEAL_COMMIT jobs through gRPC: one job
 # (its proof verified against the C1 and the chain data), then `bench batch` with JOBS jobs in flight.
 #   scripts/porep-gpu.sh CUZK_BINARY OUT_DIR [SIZE=32GiB] [WORK=/tmp/porep]
-#   SKIP_BENCH_CIRCUIT=1 JOBS=3 GW=2 (environment; GW = the daemon's GPU workers)
+#   SKIP_BENCH_CIRCUIT=1 JOBS=3 GW=2 SYNTH_WORKERS=2 SYNTH_THREADS=8 (environment: the daemon's GPU workers,
+#   synthesis workers and threads per synthesis worker)
 # Logs and the proof file go to OUT_DIR; the key (47 GB at 32 GiB) stays in WORK.
 set -uo pipefail
 CUZK=${1:?cuzk binary}
@@ -42,6 +43,11 @@ cat >"$W/cuzk.toml" <<TOML
 listen = "127.0.0.1:0"
 [gpus]
 gpu_workers_per_device = ${GW:-2}
+[synthesis]
+threads = ${SYNTH_THREADS:-8}
+[pipeline]
+synthesis_concurrency = ${SYNTH_WORKERS:-2}
+synthesis_lookahead = 2
 [srs]
 param_cache = "$W"
 verify_subgroup = false

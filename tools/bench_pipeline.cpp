@@ -56,6 +56,7 @@ int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet) {
         rows ? ("a, b, c by the backend; rows " + std::to_string(rows->bytes() >> 20) + " MiB").c_str()
              : "a, b, c on the host");
 
+  if (rows) cs.reset();  // the compact rows replace the CSR matrices (tens of GB at 2^27)
   std::unique_ptr<ProverBackend> backend = make_backend(choice);
   if (!quiet) std::fprintf(stderr, "backend: %s\n", backend->name().c_str());
   const uint64_t budget = o.memory_budget == "0" ? 0 : engine::parse_size(o.memory_budget);
@@ -76,9 +77,8 @@ int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet) {
         std::fprintf(stderr, "%s\n", e.logfmt().c_str());
       };
     engine::Engine eng(cfg, {backend.get()});
-    eng.circuits().add("synthetic-porep", "synthetic", [key, cs, rows] {
-      return rows ? engine::LoadedCircuit{key, nullptr, rows} : engine::LoadedCircuit{key, cs, nullptr};
-    });
+    const engine::LoadedCircuit loaded{key, rows ? nullptr : cs, rows};
+    eng.circuits().add("synthetic-porep", "synthetic", [loaded] { return loaded; });
     eng.circuits().preload("synthetic-porep");
 
     const Clock::time_point t0 = Clock::now();

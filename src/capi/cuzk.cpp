@@ -27,8 +27,8 @@
 #include "util/error.hpp"
 #include "util/plural.hpp"
 #include "util/thread_pool.hpp"
-// The GPU backend lives in cuzk_cuda, which links cuzk: this file reaches it only when it is compiled with
-// CUZK_WITH_CUDA (a target that links cuzk_cuda); libcuzk itself is built without it (CPU only).
+// The GPU backend lives in cuzk_cuda, which links cuzk: this file is its own target (cuzk_capi), which
+// links cuzk_cuda and so gets CUZK_WITH_CUDA in a CUDA build.
 #ifdef CUZK_WITH_CUDA
 #include "cuda/gpu_backend.hpp"
 #endif

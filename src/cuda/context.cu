@@ -1,12 +1,11 @@
 // Per-GPU contexts, the caching pool, and the device/memory parts of gpu.hpp.
-#include "cuda/context.cuh"
-
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <vector>
 
+#include "cuda/context.cuh"
 #include "cuda/gpu.hpp"
 
 namespace cuzk::cuda {
@@ -81,8 +80,8 @@ void* DevicePool::alloc(size_t bytes) {
   void* p = nullptr;
   if (injected_alloc_failure()) {
     cudaSetDevice(prev);
-    throw_cuda_error(cudaErrorMemoryAllocation, "cudaMalloc (failure injected by CUZK_GPU_FAIL_ALLOC)", __FILE__,
-                     __LINE__);
+    throw_cuda_error(cudaErrorMemoryAllocation, "cudaMalloc (failure injected by CUZK_GPU_FAIL_ALLOC)",
+                     __FILE__, __LINE__);
   }
   cudaError_t err = cudaMalloc(&p, sz);
   if (err == cudaErrorMemoryAllocation) {
@@ -263,7 +262,8 @@ void StreamTimer::stop() {
 float StreamTimer::ms() {
   CUZK_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(stop_)));
   float t = 0;
-  CUZK_CUDA_CHECK(cudaEventElapsedTime(&t, static_cast<cudaEvent_t>(start_), static_cast<cudaEvent_t>(stop_)));
+  CUZK_CUDA_CHECK(
+      cudaEventElapsedTime(&t, static_cast<cudaEvent_t>(start_), static_cast<cudaEvent_t>(stop_)));
   return t;
 }
 
@@ -332,7 +332,7 @@ void UploadStaging::upload(DeviceFrVec& dst, const Fr* host, size_t n,
 }
 
 void UploadStaging::upload_at(DeviceFrVec& dst, size_t at, const Fr* host, size_t n,
-                              const std::function<void(void*, const void*, size_t)>& copy) {
+                              const std::function<void(void*, const void*, size_t)>& copy, bool host_wait) {
   if (at > dst.size() || n > dst.size() - at)
     throw Error(ErrorCode::kInvalidArgument, "UploadStaging::upload: " + std::to_string(n) + " elements at " +
                                                  std::to_string(at) + " into " + std::to_string(dst.size()));
@@ -345,13 +345,16 @@ void UploadStaging::upload_at(DeviceFrVec& dst, size_t at, const Fr* host, size_
     auto ev = static_cast<cudaEvent_t>(done_[k_]);
     CUZK_CUDA_CHECK(cudaEventSynchronize(ev));  // the DMA that last read this buffer is done
     copy(buf_[k_].data(), host + off, len * sizeof(Fr));
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(dst.data() + at + off, buf_[k_].data(), len * sizeof(Fr), cudaMemcpyHostToDevice,
-                                    ctx.copy_stream()));
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(dst.data() + at + off, buf_[k_].data(), len * sizeof(Fr),
+                                    cudaMemcpyHostToDevice, ctx.copy_stream()));
     CUZK_CUDA_CHECK(cudaEventRecord(ev, ctx.copy_stream()));
     last = ev;
   }
-  // work queued later on the context stream sees the data; the host does not wait
-  if (last) CUZK_CUDA_CHECK(cudaStreamWaitEvent(ctx.stream(), last, 0));
+  if (!last) return;
+  if (host_wait)
+    CUZK_CUDA_CHECK(cudaEventSynchronize(last));  // on the device now; no stream waits for it
+  else
+    CUZK_CUDA_CHECK(cudaStreamWaitEvent(ctx.stream(), last, 0));  // later context work sees the data
 }
 
 void DeviceFrVec::upload(const Fr* host) {

@@ -151,9 +151,11 @@ class UploadStaging {
   /// still queued on the context stream may use (take it from the pool before queuing that work).
   void upload(DeviceFrVec& dst, const Fr* host, size_t n,
               const std::function<void(void*, const void*, size_t)>& copy);
-  /// The same into dst[at..at + n).
+  /// The same into dst[at..at + n). With `host_wait` the context stream is not ordered after the copy;
+  /// instead the call returns once the data is on the device (for uploads made outside the GPU mutex
+  /// while another thread's kernels run: they must not wait for this copy).
   void upload_at(DeviceFrVec& dst, size_t at, const Fr* host, size_t n,
-                 const std::function<void(void*, const void*, size_t)>& copy);
+                 const std::function<void(void*, const void*, size_t)>& copy, bool host_wait = false);
 
  private:
   int device_;

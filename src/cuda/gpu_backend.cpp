@@ -1,6 +1,7 @@
 #include "cuda/gpu_backend.hpp"
 
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <future>
 #include <map>
@@ -61,6 +62,15 @@ struct ResidentRows {
   }
 };
 
+/// A device buffer for one partition's witness (deferred assignments), filled on the copy stream outside
+/// the GPU mutex while another partition's kernels run. Its memory is taken from the pool once, after a
+/// device synchronization, and kept while the backend lives, so no queued kernel can still be reading a
+/// block the copy stream writes.
+struct WitnessSlot {
+  cuda::DeviceFrVec w;
+  std::unique_ptr<cuda::UploadStaging> staging;
+};
+
 class GpuPending final : public BackendPending {
  public:
   GpuPending(PartitionSums s, std::future<G2> g2) : sums_(std::move(s)), g2_(std::move(g2)) {}
@@ -95,6 +105,65 @@ struct GpuBackend::Impl {
   std::unique_ptr<ThreadPool> g2_pool;
   std::unique_ptr<cuda::UploadStaging> staging;  // pinned chunks for the uploads (used under gpu_mu)
   std::unique_ptr<ThreadPool> copy_pool;         // the memcpy into them, split over threads
+  // Witness slots (deferred assignments): at most kSlots, each in use by one start() call.
+  static constexpr size_t kSlots = 2;
+  std::mutex slot_mu;
+  std::condition_variable slot_cv;
+  std::vector<std::unique_ptr<WitnessSlot>> free_slots;
+  size_t slots = 0;                            // made and not destroyed
+  std::unique_ptr<ThreadPool> slot_copy_pool;  // the memcpy of slot uploads (outside gpu_mu)
+
+  /// A free slot of at least n values, waiting while all are in use.
+  std::unique_ptr<WitnessSlot> take_slot(size_t n) {
+    std::unique_lock lk(slot_mu);
+    slot_cv.wait(lk, [&] { return !free_slots.empty() || slots < kSlots; });
+    if (!free_slots.empty()) {
+      std::unique_ptr<WitnessSlot> s = std::move(free_slots.back());
+      free_slots.pop_back();
+      if (s->w.size() >= n) return s;
+      slots--;  // too small for this circuit: replaced below
+    }
+    slots++;
+    if (!slot_copy_pool) slot_copy_pool = std::make_unique<ThreadPool>(8);
+    lk.unlock();
+    try {
+      auto s = std::make_unique<WitnessSlot>();
+      {
+        std::lock_guard<std::mutex> g(gpu_mu);
+        s->w = cuda::DeviceFrVec(n, opt.device);
+        cuda::synchronize(opt.device);  // everything queued before has finished: the block is ours alone
+      }
+      s->staging = std::make_unique<cuda::UploadStaging>(size_t{64} << 20, opt.device);
+      return s;
+    } catch (...) {
+      std::lock_guard g(slot_mu);
+      slots--;
+      slot_cv.notify_one();
+      throw;
+    }
+  }
+  void give_slot(std::unique_ptr<WitnessSlot> s) {
+    std::lock_guard g(slot_mu);
+    free_slots.push_back(std::move(s));
+    slot_cv.notify_one();
+  }
+  /// inputs ‖ aux of `asg` into slot s (outside gpu_mu): returns once the data is on the device.
+  void fill_slot(WitnessSlot& s, const Assignment& asg) {
+    auto copy = [this](void* d, const void* src, size_t bytes) {
+      const size_t parts = 8, step = (bytes / parts + 63) / 64 * 64;
+      slot_copy_pool->parallel_for(
+          parts,
+          [&](size_t lo, size_t hi) {
+            for (size_t p = lo; p < hi; p++) {
+              const size_t b = p * step;
+              if (b < bytes) std::memcpy((char*)d + b, (const char*)src + b, std::min(step, bytes - b));
+            }
+          },
+          1);
+    };
+    s.staging->upload_at(s.w, 0, asg.inputs.data(), asg.inputs.size(), copy, true);
+    s.staging->upload_at(s.w, asg.inputs.size(), asg.aux.data(), asg.aux.size(), copy, true);
+  }
 
   /// dst ← host[0..n) through the pinned staging buffers.
   void upload(cuda::DeviceFrVec& dst, const Fr* host, size_t n) { upload_at(dst, 0, host, n); }
@@ -254,6 +323,24 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
   PartitionSums s;
   StageTimes& st = s.stages;
   std::future<G2> g2;
+  // Deferred a, b, c: the witness goes up into a slot before the GPU mutex is taken, overlapping the
+  // kernels of the partition that holds it; the slot goes back when this call's kernels are done.
+  std::unique_ptr<WitnessSlot> slot;
+  struct SlotReturn {
+    Impl& im;
+    std::unique_ptr<WitnessSlot>& s;
+    ~SlotReturn() {
+      if (s) im.give_slot(std::move(s));
+    }
+  } slot_return{im, slot};
+  if (asg->rows) {
+    auto t = Clock::now();
+    slot = im.take_slot(asg->inputs.size() + asg->aux.size());
+    st.emplace_back("slot_wait", ms_since(t));
+    t = Clock::now();
+    im.fill_slot(*slot, *asg);
+    st.emplace_back("upload_witness", ms_since(t));
+  }
   {
     std::lock_guard<std::mutex> lk(im.gpu_mu);
     auto t = Clock::now();
@@ -281,19 +368,16 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     const size_t ni = key->n_inputs;
     t = Clock::now();
     cuda::DeviceFrVec a(n, dev), b(n, dev), c(n, dev);
-    cuda::DeviceFrVec wv(rows ? ni + key->n_aux : key->n_aux, dev);  // inputs ‖ aux, or aux alone
-    const Fr* d_aux = rows ? wv.data() + ni : wv.data();
+    cuda::DeviceFrVec wv(slot ? 0 : key->n_aux, dev);  // aux, when there is no slot
+    const Fr* d_w = slot ? slot->w.data() : nullptr;   // inputs ‖ aux, on the device already
+    const Fr* d_aux = slot ? d_w + ni : wv.data();
     std::unique_ptr<cuda::StreamTimer> abc_timer;
     if (rows) {
-      im.upload_at(wv, 0, asg->inputs.data(), ni);
-      im.upload_at(wv, ni, asg->aux.data(), key->n_aux);
-      st.emplace_back("upload_witness", ms_since(t));
-      t = Clock::now();
       abc_timer = std::make_unique<cuda::StreamTimer>(dev);
       abc_timer->start();
-      rows->dev.evaluate(0, wv.data(), a);
-      rows->dev.evaluate(1, wv.data(), b);
-      if (key->convention == HConvention::kBellperson) rows->dev.evaluate(2, wv.data(), c);
+      rows->dev.evaluate(0, d_w, a);
+      rows->dev.evaluate(1, d_w, b);
+      if (key->convention == HConvention::kBellperson) rows->dev.evaluate(2, d_w, c);
       abc_timer->stop();
     }
     size_t h_len = n;
@@ -324,7 +408,7 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
       h_len = n - 1;
     }
     st.emplace_back(rows ? "queue_abc_h" : "upload_abc_queue_h", ms_since(t));
-    if (!rows) {
+    if (!slot) {
       t = Clock::now();
       im.upload(wv, asg->aux.data(), key->n_aux);
       st.emplace_back("upload_aux", ms_since(t));
@@ -366,6 +450,7 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     s.a = run_g1("msm_a", res ? &res->a : nullptr, key->a, as.data(), as.size());
     s.b_g1 = run_g1("msm_b_g1", res ? &res->b_g1 : nullptr, key->b_g1, bs.data(), bs.size());
     s.l = run_g1("msm_l", res ? &res->l : nullptr, key->l, d_aux, key->n_aux);
+    if (slot) im.give_slot(std::move(slot));  // the L MSM returned: no kernel reads the witness now
     if (!im.g2_pool) {
       t = Clock::now();
       s.b_g2 = bs.size() == 0 ? G2::infinity()

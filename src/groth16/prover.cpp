@@ -25,6 +25,8 @@ std::string count_mismatch(const char* what, size_t have, size_t want, const std
 /// Explains why `res` does not verify, for the error message.
 std::string unsatisfied_reason(const Assignment& asg, const ProveOptions& opt) {
   std::string msg = "the proof does not verify: the witness does not satisfy the circuit";
+  if (asg.rows && asg.rows->convention == HConvention::kSnarkjs)
+    return msg + " (a .zkey records no C matrix, so the failing constraint cannot be named here)";
   if (asg.rows) {
     // a, b, c were made by the backend: evaluate them here (only on this failure path).
     ThreadPool pool;
