@@ -17,7 +17,8 @@ inline Fr random_fr(std::mt19937_64& rng) {
 }
 
 /// A random constraint system on 2^log_n rows (some rows fewer): terms with coefficients drawn from
-/// {0, 1, −1, 2, random}, columns possibly repeated within a row, some rows empty.
+/// {0, 1, −1, 2, random}, columns possibly repeated within a row, some rows empty, every 97th row long
+/// (17–316 terms).
 inline ConstraintSystem random_cs(HConvention conv, int log_n, uint32_t n_inputs, uint32_t n_aux,
                                   uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -31,7 +32,8 @@ inline ConstraintSystem random_cs(HConvention conv, int log_n, uint32_t n_inputs
   for (SparseMatrix* m : {&cs.a, &cs.b, &cs.c}) {
     if (conv == HConvention::kSnarkjs && m == &cs.c) break;  // a zkey's system has no C rows
     for (size_t j = 0; j < rows; j++) {
-      const int terms = j % 7 == 0 ? 0 : (int)(rng() % 6);
+      // mostly short rows, some empty, and every 97th long (the device's warp-per-row kernel)
+      const int terms = j % 7 == 0 ? 0 : j % 97 == 5 ? 17 + (int)(rng() % 300) : (int)(rng() % 6);
       std::vector<uint32_t> c;
       std::vector<Fr> v;
       for (int t = 0; t < terms; t++) {

@@ -1,6 +1,11 @@
 // a, b, c on the device (gpu.hpp DeviceRows): a circuit's compact CSR rows stay resident, and per
 // partition one thread per row computes ⟨row, w⟩ with csr_row_dot (cuda/spmv_row.hpp, the CPU's own
-// function), so nothing of a, b, c ever exists on the host.
+// function), so nothing of a, b, c ever exists on the host. Rows longer than kLongRow terms (MultiEq's
+// packed additions, multipack) would hold a whole warp for their length, so they are left to a second
+// kernel, a warp per row: its lanes sum strided terms and a shuffle tree adds the 32 partial sums. Field
+// additions are exact and every result is fully reduced, so the order does not change a byte.
+#include <vector>
+
 #include "cuda/context.cuh"
 #include "cuda/gpu.hpp"
 #include "cuda/spmv_row.hpp"
@@ -8,9 +13,43 @@
 namespace cuzk::cuda {
 namespace {
 
+/// Rows with more terms than this go to the warp-per-row kernel.
+constexpr uint64_t kLongRow = 16;
+
 __global__ void spmv_kernel(CsrView m, const Fr* table, const Fr* w, Fr* out, size_t n) {
-  for (size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += (size_t)gridDim.x * blockDim.x)
-    out[j] = j < m.rows ? csr_row_dot(m, table, w, j) : Fr::zero();
+  for (size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += (size_t)gridDim.x * blockDim.x) {
+    if (j >= m.rows) {
+      out[j] = Fr::zero();
+    } else if (m.offsets[j + 1] - m.offsets[j] <= kLongRow) {
+      out[j] = csr_row_dot(m, table, w, j);
+    }
+  }
+}
+
+__global__ void spmv_long_rows_kernel(CsrView m, const Fr* table, const Fr* w, Fr* out, const uint32_t* rows,
+                                      size_t n_rows) {
+  const unsigned lane = threadIdx.x % 32;
+  const size_t warps = (size_t)gridDim.x * blockDim.x / 32;
+  for (size_t i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; i < n_rows; i += warps) {
+    const uint64_t j = rows[i];
+    Fr acc = Fr::zero();
+    for (uint64_t k = m.offsets[j] + lane; k < m.offsets[j + 1]; k += 32) {
+      const uint32_t ci = m.coeffs[k];
+      const Fr& x = w[m.cols[k]];
+      if (ci == kCoeffOne)
+        acc += x;
+      else if (ci == kCoeffMinusOne)
+        acc -= x;
+      else
+        acc += table[ci] * x;
+    }
+    for (int d = 16; d > 0; d >>= 1) {
+      Fr o;
+      for (int q = 0; q < 4; q++) o.l[q] = __shfl_down_sync(0xffffffffu, acc.l[q], d);
+      acc += o;
+    }
+    if (lane == 0) out[j] = acc;
+  }
 }
 
 }  // namespace
@@ -21,6 +60,7 @@ struct DeviceRows::Impl {
   struct Mat {
     PoolBuffer<uint64_t> offsets;
     PoolBuffer<uint32_t> cols, coeffs;
+    PoolBuffer<uint32_t> long_rows;  // indices of the rows with more than kLongRow terms
     uint64_t rows = 0;
   };
   std::vector<Mat> mats;
@@ -44,6 +84,12 @@ DeviceRows::DeviceRows(const Fr* table, size_t n_table, const std::vector<HostCs
     m.cols = PoolBuffer<uint32_t>(ctx, nnz);
     m.coeffs = PoolBuffer<uint32_t>(ctx, nnz);
     m.offsets.upload(h.offsets);
+    std::vector<uint32_t> long_rows;
+    for (uint64_t j = 0; j < h.rows; j++)
+      if (h.offsets[j + 1] - h.offsets[j] > kLongRow) long_rows.push_back((uint32_t)j);
+    m.long_rows = PoolBuffer<uint32_t>(ctx, long_rows.size());
+    if (!long_rows.empty()) m.long_rows.upload(long_rows.data());
+    impl_->bytes += long_rows.size() * 4;
     if (nnz) {
       m.cols.upload(h.cols);
       m.coeffs.upload(h.coeffs);
@@ -77,6 +123,12 @@ void DeviceRows::evaluate(size_t i, const Fr* d_w, DeviceFrVec& out) const {
   spmv_kernel<<<(unsigned)std::min(want, cap), threads, 0, ctx.stream()>>>(v, impl_->table.get(), d_w,
                                                                            out.data(), out.size());
   CUZK_CUDA_CHECK_LAUNCH("spmv_kernel", ctx.stream());
+  if (const size_t n_long = m.long_rows.size()) {
+    const size_t blocks = std::min<size_t>((n_long * 32 + threads - 1) / threads, cap);
+    spmv_long_rows_kernel<<<(unsigned)blocks, threads, 0, ctx.stream()>>>(
+        v, impl_->table.get(), d_w, out.data(), m.long_rows.get(), n_long);
+    CUZK_CUDA_CHECK_LAUNCH("spmv_long_rows_kernel", ctx.stream());
+  }
 }
 
 }  // namespace cuzk::cuda
