@@ -21,6 +21,7 @@
 #include "formats/params.hpp"
 #include "formats/r1cs.hpp"
 #include "formats/wtns.hpp"
+#include "groth16/compact_cs.hpp"
 #include "groth16/cpu_backend.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthetic.hpp"
@@ -228,6 +229,25 @@ TEST(EngineSynthesis, DecodesWtnsAndRejectsCorruptOnes) {
   EXPECT_THROW(synthesize_partition(*c.cs, bad, pool), Error);
   EXPECT_THROW(synthesize_partition(*c.cs, {{}, nullptr, file_bytes(kData + "tiny/mul.wtns"), {}}, pool),
                Error);
+}
+
+TEST(EngineSynthesis, DeferredPartitionsReserveTheirWitnessOnly) {
+  // Compact rows: a partition in flight holds its witness (made in place, or copied from shared values),
+  // or briefly two copies when its own values are copied in; with CSR rows also a, b, c and scratch.
+  ThreadPool pool(2);
+  SyntheticCircuit sc = synthetic_porep(10, 3, pool);
+  LoadedCircuit csr{nullptr, std::make_shared<const ConstraintSystem>(sc.cs), nullptr};
+  LoadedCircuit compact_rows{nullptr, nullptr, std::make_shared<const CompactCs>(compact(sc.cs, pool))};
+  const uint64_t witness = 32 * (uint64_t)sc.cs.n_vars();
+  WitnessInput own{sc.witness, nullptr, {}, {}};
+  WitnessInput shared{{}, std::make_shared<const std::vector<Fr>>(sc.witness), {}, {}};
+  WitnessInput in_place;
+  in_place.assign = [](const LoadedCircuit&, ThreadPool&) { return Assignment(); };
+  EXPECT_EQ(partition_bytes(compact_rows, in_place), witness);
+  EXPECT_EQ(partition_bytes(compact_rows, shared), witness);
+  EXPECT_EQ(partition_bytes(compact_rows, own), 2 * witness);
+  EXPECT_EQ(partition_bytes(csr, own), partition_bytes(sc.cs));
+  EXPECT_GT(partition_bytes(sc.cs), 2 * witness + 3 * 32 * sc.cs.domain_size());
 }
 
 TEST(EnginePipeline, GeneratedWitnessesProveAndTheirErrorsFailTheirJob) {

@@ -11,8 +11,10 @@ uint64_t partition_bytes(const ConstraintSystem& cs) {
   return 32 * (2 * (uint64_t)cs.n_vars() + 7 * (uint64_t)cs.domain_size());
 }
 
-uint64_t partition_bytes(const LoadedCircuit& c) {
-  return c.rows ? 32 * 2 * (uint64_t)c.rows->n_vars() : partition_bytes(*c.cs);
+uint64_t partition_bytes(const LoadedCircuit& c, const WitnessInput& w) {
+  if (!c.rows) return partition_bytes(*c.cs);
+  const uint64_t witness = 32 * (uint64_t)c.rows->n_vars();
+  return w.assign || (w.shared && !w.generate && w.values.empty()) ? witness : 2 * witness;
 }
 
 namespace {
@@ -79,7 +81,8 @@ void SynthesisWorkers::process(std::unique_ptr<PartitionTask> task, ThreadPool& 
     task->circuit = p_.circuits.acquire(job.circuit_id);
     task->srs_load_ms = task->circuit.load_ms();
     const LoadedCircuit& circuit = task->circuit.circuit();
-    task->memory = p_.memory.acquire(partition_bytes(circuit), [&] { return job.dropped.load(); });
+    task->memory =
+        p_.memory.acquire(partition_bytes(circuit, task->witness), [&] { return job.dropped.load(); });
     if (job.dropped) return p_.discard(std::move(task));
     task->synth_start = Clock::now();
     if (!p_.tracker.start(job, task->synth_start)) return p_.discard(std::move(task));

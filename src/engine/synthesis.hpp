@@ -16,9 +16,11 @@ namespace cuzk::engine {
 /// Estimated host bytes of one partition in flight for `cs`: the witness, a, b, c and the backend's
 /// scratch (H and MSM scalars), 32 bytes per value: 32·(2·n_vars + 7·n).
 uint64_t partition_bytes(const ConstraintSystem& cs);
-/// The same for a loaded circuit: with compact rows (a, b, c deferred to the backend) only the witness
-/// and the assignment's copy of it, 32·2·n_vars (a CPU backend adds a, b, c while it proves).
-uint64_t partition_bytes(const LoadedCircuit& c);
+/// The same for a loaded circuit and one partition's witness: with compact rows (a, b, c deferred to the
+/// backend) only the assignment's witness, 32·n_vars, when it is made in place (WitnessInput::assign) or
+/// copied from shared values, and twice that when values of the partition's own are copied in (a CPU
+/// backend adds a, b, c while it proves).
+uint64_t partition_bytes(const LoadedCircuit& c, const WitnessInput& w);
 
 /// Makes or decodes `w` (a generator's values, Fr values, shared values or .wtns bytes) and synthesizes it
 /// against the circuit's rows: a deferred assignment (compact_cs.hpp) when the circuit has compact rows,
