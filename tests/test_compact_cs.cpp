@@ -53,6 +53,33 @@ TEST(Groth16CompactCs, EvaluatesLikeTheCsrProducts) {
   }
 }
 
+TEST(Groth16CompactCs, EmulatedWarpPerRowSumsEqualTheRowDot) {
+  // The device's long-row kernel emulated: 32 lanes' csr_row_partial shares added by the same shuffle
+  // tree (__shfl_down_sync: lane i takes lane i + d's value, a source past lane 31 gives its own), lane 0
+  // keeping the row's value; it must equal csr_row_dot byte for byte on every row, long ones included.
+  ThreadPool pool(2);
+  const ConstraintSystem cs = random_cs(HConvention::kBellperson, 12, 5, 2000, 77);
+  const std::vector<Fr> w = random_witness(cs, 78);
+  const CompactCs rows = compact(cs, pool);
+  size_t long_rows = 0;
+  for (const CompactMatrix* m : {&rows.a, &rows.b, &rows.c}) {
+    const CsrView v = m->view();
+    for (uint64_t j = 0; j < v.rows; j++) {
+      Fr lane[32];
+      for (unsigned l = 0; l < 32; l++) lane[l] = csr_row_partial(v, rows.table.data(), w.data(), j, l, 32);
+      for (unsigned d = 16; d > 0; d >>= 1) {
+        Fr next[32];
+        for (unsigned l = 0; l < 32; l++) next[l] = lane[l] + (l + d < 32 ? lane[l + d] : lane[l]);
+        std::copy(next, next + 32, lane);
+      }
+      const Fr want = csr_row_dot(v, rows.table.data(), w.data(), j);
+      ASSERT_EQ(0, std::memcmp(&lane[0], &want, sizeof(Fr))) << "row " << j;
+      long_rows += v.offsets[j + 1] - v.offsets[j] > 16;
+    }
+  }
+  EXPECT_GT(long_rows, 50u);  // the random circuit has long rows
+}
+
 TEST(Groth16CompactCs, InternsAcrossBlocksOfTerms) {
   // More than one interning block (2^20 terms) per matrix, with a few distinct coefficients: the table
   // stays small (one entry per block and value) and every index points at its coefficient.

@@ -32,18 +32,8 @@ __global__ void spmv_long_rows_kernel(CsrView m, const Fr* table, const Fr* w, F
   const size_t warps = (size_t)gridDim.x * blockDim.x / 32;
   for (size_t i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; i < n_rows; i += warps) {
     const uint64_t j = rows[i];
-    Fr acc = Fr::zero();
-    for (uint64_t k = m.offsets[j] + lane; k < m.offsets[j + 1]; k += 32) {
-      const uint32_t ci = m.coeffs[k];
-      const Fr& x = w[m.cols[k]];
-      if (ci == kCoeffOne)
-        acc += x;
-      else if (ci == kCoeffMinusOne)
-        acc -= x;
-      else
-        acc += table[ci] * x;
-    }
-    for (int d = 16; d > 0; d >>= 1) {
+    Fr acc = csr_row_partial(m, table, w, j, lane, 32);
+    for (int d = 16; d > 0; d >>= 1) {  // lane i adds lane i + d's sum (lanes past 31 keep their own)
       Fr o;
       for (int q = 0; q < 4; q++) o.l[q] = __shfl_down_sync(0xffffffffu, acc.l[q], d);
       acc += o;

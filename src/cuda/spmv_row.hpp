@@ -42,4 +42,24 @@ CUZK_HD Fr csr_row_dot(const CsrView& m, const Fr* table, const Fr* w, uint64_t 
   return acc;
 }
 
+/// One lane's share of row j when `lanes` lanes sum it together (the device's warp-per-row kernel for long
+/// rows): Σ over the row's terms k with (k − first) mod lanes = lane, in order, the same operations as
+/// csr_row_dot. The lanes' shares are then added by a shuffle tree (spmv.cu); field additions are exact
+/// and fully reduced, so the total equals csr_row_dot's byte for byte.
+CUZK_HD Fr csr_row_partial(const CsrView& m, const Fr* table, const Fr* w, uint64_t j, unsigned lane,
+                           unsigned lanes) {
+  Fr acc = Fr::zero();
+  for (uint64_t k = m.offsets[j] + lane; k < m.offsets[j + 1]; k += lanes) {
+    const uint32_t ci = m.coeffs[k];
+    const Fr& x = w[m.cols[k]];
+    if (ci == kCoeffOne)
+      acc += x;
+    else if (ci == kCoeffMinusOne)
+      acc -= x;
+    else
+      acc += table[ci] * x;
+  }
+  return acc;
+}
+
 }  // namespace cuzk
