@@ -83,15 +83,24 @@ void check_c1_challenges(const C1Output& c1, const std::string& source) {
   }
 }
 
+namespace {
+
+/// The circuit's inputs (ONE first) of partition k must equal those computed from the C1 alone.
+void check_public_inputs(const C1Output& c1, size_t k, std::span<const Fr> inputs) {
+  const std::vector<Fr> want = partition_public_inputs(c1, k);
+  if (want.size() + 1 != inputs.size() || !std::equal(want.begin(), want.end(), inputs.begin() + 1))
+    throw Error(ErrorCode::kInternal,
+                "partition " + std::to_string(k) +
+                    ": the circuit's public inputs differ from those computed from the C1");
+}
+
+}  // namespace
+
 std::vector<Fr> porep_partition_witness(const C1Output& c1, size_t k, const PorepCircuit& circuit,
                                         ThreadPool& pool) {
   const circuits::StackedWitness w = partition_witness(c1, k, circuit.shape);
   std::vector<Fr> full = circuits::stacked_witness(circuit.shape, w, circuit.layout, pool);
-  const std::vector<Fr> want = partition_public_inputs(c1, k);
-  if (want.size() + 1 != circuit.layout.n_inputs || !std::equal(want.begin(), want.end(), full.begin() + 1))
-    throw Error(ErrorCode::kInternal,
-                "partition " + std::to_string(k) +
-                    ": the circuit's public inputs differ from those computed from the C1");
+  check_public_inputs(c1, k, std::span<const Fr>(full).first(circuit.layout.n_inputs));
   return full;
 }
 
@@ -104,11 +113,7 @@ Assignment porep_partition_assignment(const C1Output& c1, size_t k,
   asg.inputs.resize(rows.n_inputs);
   asg.aux.resize(rows.n_aux);  // BigVector: default-initialized, every value written below
   circuits::stacked_witness_into(circuit->shape, w, circuit->layout, pool, asg.inputs, asg.aux);
-  const std::vector<Fr> want = partition_public_inputs(c1, k);
-  if (want.size() + 1 != asg.inputs.size() || !std::equal(want.begin(), want.end(), asg.inputs.begin() + 1))
-    throw Error(ErrorCode::kInternal,
-                "partition " + std::to_string(k) +
-                    ": the circuit's public inputs differ from those computed from the C1");
+  check_public_inputs(c1, k, asg.inputs);
   asg.a_aux = rows.a_aux;
   asg.b_inp = rows.b_inp;
   asg.b_aux = rows.b_aux;
