@@ -364,7 +364,9 @@ TEST(EnginePipeline, MemoryBudgetBelowTwoPartitionsProvesOneAtATime) {
   EngineStatus s = f.engine.status();
   EXPECT_EQ(s.partitions_in_flight_peak, 1u);
   EXPECT_LE(s.memory_peak, cfg.memory_budget);
-  EXPECT_EQ(s.memory_used, resident_bytes(c));  // the circuit stays resident
+  // The circuit stays resident; the finished jobs' results are charged too, their inputs no longer.
+  EXPECT_EQ(s.queued_input_bytes, 0u);
+  EXPECT_EQ(s.memory_used, resident_bytes(c) + s.retained_bytes);
 }
 
 TEST(EnginePipeline, ResubmittingARequestIdReturnsTheSameJob) {
