@@ -17,7 +17,9 @@ struct Engine::Impl {
         memory(cfg.memory_budget),
         circuits(memory, cfg.log),
         tracker(metrics, cfg.log, memory, std::max<size_t>(1, cfg.retained_jobs), cfg.retained_bytes,
-                cfg.max_queued_bytes ? cfg.max_queued_bytes : cfg.memory_budget / 4),
+                cfg.max_queued_bytes ? cfg.max_queued_bytes
+                : cfg.memory_budget  ? std::max<uint64_t>(cfg.memory_budget / 4, 1ull << 30)
+                                     : 0),
         devices(backends.size()),
         pipeline(cfg, metrics, memory, circuits, tracker),
         started(Clock::now()) {

@@ -33,9 +33,9 @@ struct EngineConfig {
   size_t retained_jobs = 10000;
   uint64_t retained_bytes = 64ull << 20;
   /// Input bytes (witness files and values, JobRequest::extra_bytes; not shared witnesses, which are the
-  /// caller's) that jobs not final yet may hold;
-  /// a submit beyond it is refused (SubmitRefused::Reason::kOverLimit) and the bytes held are charged to
-  /// the memory budget. 0 = a quarter of memory_budget (no limit when memory_budget is 0 too).
+  /// caller's) that jobs not final yet may hold; a submit beyond it is refused
+  /// (SubmitRefused::Reason::kOverLimit) and the bytes held are charged to the memory budget. 0 = a
+  /// quarter of memory_budget, at least 1 GiB (no limit when memory_budget is 0 too).
   uint64_t max_queued_bytes = 0;
   /// When set, one CSV line per proved partition (stage start/end times, ms since engine start).
   std::string timeline_csv;

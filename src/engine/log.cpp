@@ -9,9 +9,7 @@ std::string printable(std::string_view text, size_t max_bytes) {
   out.reserve(shown.size() + 24);
   for (const char ch : shown) {
     const auto c = (unsigned char)ch;
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c < 0x20 || c == 0x7f) {
+    if (c < 0x20 || c == 0x7f) {
       out += "\\x";
       out += kHex[c >> 4];
       out += kHex[c & 15];
@@ -37,7 +35,7 @@ std::string LogEvent::logfmt() const {
     }
     out += '"';
     for (char c : p) {
-      if (c == '"') out += '\\';
+      if (c == '"' || c == '\\') out += '\\';
       out += c;
     }
     out += '"';

@@ -23,14 +23,14 @@ struct LogEvent {
 
   /// The event as one logfmt line: `event key=value key="value with spaces"`. Every value goes through
   /// printable(value, kLogValueMax) (a value never breaks the line); values with spaces, quotes, `=` or
-  /// escapes are quoted.
+  /// backslashes are quoted, with `"` and `\` escaped by a backslash.
   std::string logfmt() const;
 };
 
 /// Client-supplied text (ids, names) made safe to print in a log line or an error message: control
-/// bytes (newlines included) and DEL become `\xNN`, a backslash becomes `\\`, and text longer
-/// than `max_bytes` is cut there and marked `...(<n> bytes)` with its full length, so that no client can
-/// forge log lines or make a message larger than about max_bytes + 20.
+/// bytes (newlines included) and DEL become `\xNN`, and text longer than `max_bytes` is cut there and
+/// marked `...(<n> bytes)` with its full length, so that no client can forge log lines or make a
+/// message larger than about 4 × max_bytes + 20. Applying it again changes nothing but the cut.
 std::string printable(std::string_view text, size_t max_bytes = 64);
 
 /// Longest value (bytes, before escaping) that LogEvent::logfmt prints in full.

@@ -31,7 +31,7 @@ struct ServiceLimits {
   uint64_t max_vanilla_proof_bytes = 512ull << 20;  ///< one vanilla_proof (a PoRep C1)
   uint64_t max_message_bytes = 1ull << 30;          ///< one gRPC message (gRPC's receive limit)
   /// limits.max_queued_bytes: input bytes of jobs not finished (EngineConfig::max_queued_bytes; "auto" =
-  /// a quarter of memory.total_budget).
+  /// a quarter of memory.total_budget, at least 1 GiB).
   std::string max_queued = "auto";
   uint64_t max_queued_bytes = 0;  ///< max_queued resolved (0 = auto)
   unsigned http_threads = 16;     ///< threads of the HTTP endpoint

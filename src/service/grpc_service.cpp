@@ -100,6 +100,16 @@ std::string request_fingerprint(const v1::SubmitProofRequest& req) {
   return std::string(d.begin(), d.end());
 }
 
+/// Longest error text (bytes, before escaping) a reply carries.
+constexpr size_t kMaxErrorText = 1024;
+
+/// `s` with its message made printable and cut to kMaxErrorText (engine::printable): messages may
+/// quote client text (ids, paths in a C1's JSON), and clients' metadata limits are small.
+Status bounded(Status s) {
+  if (s.ok()) return s;
+  return Status(s.error_code(), engine::printable(s.error_message(), kMaxErrorText));
+}
+
 class ProvingService final : public v1::ProvingEngine::Service {
  public:
   ProvingService(engine::Engine& e, PorepJobs& porep, const ServiceLimits& limits)
@@ -107,22 +117,22 @@ class ProvingService final : public v1::ProvingEngine::Service {
 
   Status SubmitProof(ServerContext*, const v1::SubmitProofRequest* req,
                      v1::SubmitProofResponse* resp) override {
-    return submit(*req, resp);
+    return bounded(submit(*req, resp));
   }
 
   Status AwaitProof(ServerContext* ctx, const v1::AwaitProofRequest* req,
                     v1::AwaitProofResponse* resp) override {
     WaitSlot slot(*this);
     if (!slot.taken) return waiters_full();
-    return await(ctx, req->job_id(), req->timeout_ms(), resp);
+    return bounded(await(ctx, req->job_id(), req->timeout_ms(), resp));
   }
 
   Status Prove(ServerContext* ctx, const v1::ProveRequest* req, v1::ProveResponse* resp) override {
     WaitSlot slot(*this);  // taken before the job is queued: a refused Prove queues nothing
     if (!slot.taken) return waiters_full();
     v1::SubmitProofResponse sub;
-    if (Status s = submit(req->submit(), &sub); !s.ok()) return s;
-    return await(ctx, sub.job_id(), 0, resp->mutable_result());
+    if (Status s = submit(req->submit(), &sub); !s.ok()) return bounded(s);
+    return bounded(await(ctx, sub.job_id(), 0, resp->mutable_result()));
   }
 
   Status CancelProof(ServerContext*, const v1::CancelProofRequest* req,
@@ -178,7 +188,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
       try {
         porep_.ensure_circuit(*size);
       } catch (const std::exception& e) {
-        return Status(StatusCode::FAILED_PRECONDITION, e.what());
+        return bounded(Status(StatusCode::FAILED_PRECONDITION, e.what()));
       }
     }
     if (!engine_.circuits().contains(req->circuit_id()))
@@ -190,7 +200,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
       resp->set_load_time_ms((uint64_t)r.load_ms);
       return Status::OK;
     } catch (const std::exception& e) {
-      return error_status(e);
+      return bounded(error_status(e));
     }
   }
 
@@ -204,7 +214,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
       resp->set_freed_bytes(r.freed_bytes);
       return Status::OK;
     } catch (const std::exception& e) {
-      return error_status(e);
+      return bounded(error_status(e));
     }
   }
 
@@ -377,7 +387,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
         resp->set_status(v1::AwaitProofResponse::TIMEOUT);
         break;
     }
-    resp->set_error_message(r->error);
+    resp->set_error_message(engine::printable(r->error, kMaxErrorText));
     resp->set_queue_wait_ms((uint64_t)r->queue_wait_ms);
     resp->set_srs_load_ms((uint64_t)r->srs_load_ms);
     resp->set_synthesis_ms((uint64_t)r->synthesis_ms);

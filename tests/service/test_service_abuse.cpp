@@ -389,10 +389,15 @@ TEST(ServiceAbuse, LogLinesEscapeAndCutClientText) {
   EXPECT_EQ(line.find('\n'), std::string::npos);
   EXPECT_EQ(line.find('\r'), std::string::npos);
   EXPECT_EQ(line.find('\x1b'), std::string::npos);
-  EXPECT_NE(line.find("request_id=\"a\\x0afake_event job=x\\x0d\\x1b[31m\""), std::string::npos) << line;
+  // printable's \x escapes, then logfmt's quoting (a backslash doubled).
+  EXPECT_NE(line.find("request_id=\"a\\\\x0afake_event job=x\\\\x0d\\\\x1b[31m\""), std::string::npos)
+      << line;
   EXPECT_LT(line.size(), 700u);
   EXPECT_NE(line.find("...(10485760 bytes)"), std::string::npos);
-  EXPECT_EQ(engine::printable("back\\slash \"q\""), "back\\\\slash \"q\"");
+  EXPECT_EQ(engine::printable("back\\slash\t\"q\""), "back\\slash\\x09\"q\"");
+  EXPECT_EQ(engine::printable(engine::printable("a\nb")), "a\\x0ab");  // idempotent
+  EXPECT_EQ(engine::LogEvent({engine::LogLevel::kInfo, "e", {{"k", "a\\\"b"}}}).logfmt(),
+            "e k=\"a\\\\\\\"b\"");
 }
 
 /// A fault injected in the middle of a job (the backend's start() call, synthesis, finalize) fails that
