@@ -16,7 +16,10 @@ struct Engine::Impl {
       : cfg(std::move(c)),
         memory(cfg.memory_budget),
         circuits(memory, cfg.log),
-        tracker(metrics, cfg.log, std::max<size_t>(1, cfg.retained_jobs)),
+        tracker(metrics, cfg.log, memory, std::max<size_t>(1, cfg.retained_jobs), cfg.retained_bytes,
+                cfg.max_queued_bytes ? cfg.max_queued_bytes
+                : cfg.memory_budget  ? std::max<uint64_t>(cfg.memory_budget / 4, 1ull << 30)
+                                     : 0),
         devices(backends.size()),
         pipeline(cfg, metrics, memory, circuits, tracker),
         started(Clock::now()) {
@@ -70,21 +73,28 @@ CircuitRegistry& Engine::circuits() { return impl_->circuits; }
 
 SubmitResult Engine::submit(JobRequest req) {
   Impl& m = *impl_;
-  if (!m.accepting) throw Error(ErrorCode::kInvalidArgument, "the engine is shutting down: no new jobs");
-  auto [job, existing] = m.tracker.create(req);
+  if (!m.accepting)
+    throw SubmitRefused(SubmitRefused::Reason::kShuttingDown, "the engine is shutting down: no new jobs");
+  // The job's input: what its partitions hold until they are synthesized (a shared witness is the
+  // caller's, not the job's: benchmarks share one between jobs).
+  uint64_t input = req.extra_bytes + req.request_id.size() + req.circuit_id.size();
+  for (const WitnessInput& w : req.partitions)
+    input += sizeof(PartitionTask) + w.wtns.size() + w.values.size() * sizeof(Fr);
+  auto [job, existing] = m.tracker.create(req, input);
   if (existing) return {job->id, 0, true};
   m.pipeline.log(LogLevel::kInfo, "job_submitted",
                  {{"job", job->id},
                   {"circuit", job->circuit_id},
                   {"partitions", std::to_string(job->n_partitions)},
                   {"priority", to_string(job->priority)},
-                  {"request_id", job->request_id}});
+                  {"request_id", job->request_id},
+                  {"input_bytes", std::to_string(input)}});
   if (req.partitions.empty()) {
     m.tracker.fail(*job, "the job has no partition (no witness)");
     return {job->id, 0, false};
   }
   if (!m.circuits.contains(req.circuit_id)) {
-    m.tracker.fail(*job, "unknown circuit \"" + req.circuit_id + "\"");
+    m.tracker.fail(*job, "unknown circuit \"" + printable(req.circuit_id) + "\"");
     return {job->id, 0, false};
   }
   SubmitResult out{job->id, 0, false};
@@ -144,6 +154,10 @@ EngineStatus Engine::status() const {
   s.partitions_in_flight = m.memory.working_now();
   s.partitions_in_flight_peak = m.memory.working_peak();
   s.accepting = m.accepting;
+  const Tracker::Held held = m.tracker.held();
+  s.retained_jobs = held.retained_jobs;
+  s.retained_bytes = held.retained_bytes;
+  s.queued_input_bytes = held.input_bytes;
   return s;
 }
 

@@ -57,6 +57,9 @@ struct EngineStatus {
   double uptime_s = 0;
   uint64_t memory_used = 0, memory_budget = 0, memory_peak = 0;
   unsigned partitions_in_flight = 0, partitions_in_flight_peak = 0;
+  size_t retained_jobs = 0;         ///< finished jobs remembered
+  uint64_t retained_bytes = 0;      ///< what they hold (EngineConfig::retained_bytes bounds it)
+  uint64_t queued_input_bytes = 0;  ///< inputs of jobs not final (EngineConfig::max_queued_bytes)
   bool accepting = true;
 };
 
@@ -75,7 +78,8 @@ class Engine {
   CircuitRegistry& circuits();
 
   /// Queues a job. A job for an unknown circuit or with no partition is created failed (its await
-  /// says why): only that job fails. Throws Error(kInvalidArgument) after shutdown() began.
+  /// says why): only that job fails. Throws SubmitRefused (job.hpp) after shutdown() began, for a
+  /// request_id taken by a different request and for an input over EngineConfig::max_queued_bytes.
   SubmitResult submit(JobRequest req);
   /// Waits for a job to be final or for `timeout_ms` (0 = no limit). nullopt for an unknown job id.
   std::optional<JobResult> await(const std::string& job_id, uint64_t timeout_ms = 0);

@@ -27,8 +27,16 @@ struct EngineConfig {
   uint64_t memory_budget = 0;
   /// Verify every proof with the pairing before returning it (a few ms each).
   bool verify_proofs = true;
-  /// Finished jobs remembered for AwaitProof and idempotent resubmission.
+  /// Finished jobs remembered for AwaitProof and idempotent resubmission (at most this many, holding at
+  /// most retained_bytes: ids, error text, proofs, public inputs, timings; the oldest are forgotten
+  /// first). What they hold is charged to the memory budget.
   size_t retained_jobs = 10000;
+  uint64_t retained_bytes = 64ull << 20;
+  /// Input bytes (witness files and values, JobRequest::extra_bytes; not shared witnesses, which are the
+  /// caller's) that jobs not final yet may hold; a submit beyond it is refused
+  /// (SubmitRefused::Reason::kOverLimit) and the bytes held are charged to the memory budget. 0 = a
+  /// quarter of memory_budget, at least 1 GiB (no limit when memory_budget is 0 too).
+  uint64_t max_queued_bytes = 0;
   /// When set, one CSV line per proved partition (stage start/end times, ms since engine start).
   std::string timeline_csv;
   /// Receives the engine's structured log events (may be empty).

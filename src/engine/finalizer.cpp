@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "util/fault.hpp"
+
 namespace cuzk::engine {
 namespace {
 
@@ -39,6 +41,7 @@ void Finalizers::run() {
     }
     ProveResult res;
     try {
+      check_fault(FaultPoint::kFinalize, "finalize");  // tests (util/fault.hpp)
       res = std::move(prove_finalize(std::move(task->pending))[0]);
     } catch (const std::exception& e) {
       p_.fail(*task, e.what());

@@ -59,7 +59,7 @@ void GpuWorkers::run(DeviceState& dev) {
     dev.busy(false, "", "");
     task->gpu_end = Clock::now();
     p_.tracker.add_times(job, task->srs_load_ms, ms_between(task->synth_start, task->synth_end),
-                         ms_between(task->gpu_start, task->gpu_end));
+                         task->gpu_start, task->gpu_end);
     if (!p_.final_queue.push(task)) p_.discard(std::move(task));
   }
 }

@@ -12,6 +12,7 @@
 #include "ff/bls12_381.hpp"
 #include "groth16/key.hpp"
 #include "groth16/synthesis.hpp"
+#include "util/error.hpp"
 
 namespace cuzk {
 struct ConstraintSystem;
@@ -66,12 +67,37 @@ struct WitnessInput {
 /// What a client submits.
 struct JobRequest {
   /// Idempotency key: a second submit with the same non-empty id returns the first job (while the
-  /// engine remembers it, see EngineConfig::retained_jobs) and queues nothing.
+  /// engine remembers it, see EngineConfig::retained_jobs) and queues nothing, unless that job failed or
+  /// was cancelled (then the second submit is a new job: a retry). A second submit under the id of a job
+  /// not failed or cancelled that asks for something else (circuit, kind, partition count or fingerprint)
+  /// is refused (SubmitRefused::Reason::kRequestIdInUse).
   std::string request_id;
+  /// What the request asks for, as a digest (the daemon hashes every field of its request except
+  /// request_id and priority); compared when a request_id is reused (two empty ones are equal).
+  std::string fingerprint;
+  /// Bytes the request holds beyond its partitions' wtns and values (e.g. the C1 that a PoRep job's
+  /// generators share), counted with them as the job's input (EngineConfig::max_queued_bytes).
+  uint64_t extra_bytes = 0;
   std::string circuit_id;  ///< a circuit of the registry
   Priority priority = Priority::kNormal;
   std::vector<WitnessInput> partitions;  ///< at least one
   std::string kind = "groth16";          ///< a label for queue statistics (e.g. the proof kind)
+};
+
+/// Why Engine::submit refused a job; nothing was queued.
+class SubmitRefused : public Error {
+ public:
+  enum class Reason {
+    kShuttingDown,    ///< shutdown() began
+    kRequestIdInUse,  ///< the request_id belongs to a job that asked for something else
+    kOverLimit,       ///< the job's input does not fit in EngineConfig::max_queued_bytes now
+  };
+  SubmitRefused(Reason reason, const std::string& msg)
+      : Error(ErrorCode::kInvalidArgument, msg), reason_(reason) {}
+  Reason reason() const { return reason_; }
+
+ private:
+  Reason reason_;
 };
 
 /// Times of one partition, milliseconds: waiting in queues (before synthesis and before the GPU),
@@ -93,7 +119,8 @@ struct JobResult {
   std::vector<std::vector<Fr>> public_inputs;
   std::vector<PartitionTiming> partitions;
   /// Job totals, milliseconds: submit → first synthesis; circuit loading it waited for; Σ synthesis;
-  /// Σ start() calls; submit → final state.
+  /// the time some start() call of the job was running (the union of its partitions' start() calls,
+  /// which overlap on several workers, so gpu_ms ≤ total_ms); submit → final state.
   double queue_wait_ms = 0, srs_load_ms = 0, synthesis_ms = 0, gpu_ms = 0, total_ms = 0;
 };
 

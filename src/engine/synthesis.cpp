@@ -4,6 +4,7 @@
 #include "formats/wtns.hpp"
 #include "groth16/compact_cs.hpp"
 #include "util/error.hpp"
+#include "util/fault.hpp"
 
 namespace cuzk::engine {
 
@@ -86,6 +87,7 @@ void SynthesisWorkers::process(std::unique_ptr<PartitionTask> task, ThreadPool& 
     if (job.dropped) return p_.discard(std::move(task));
     task->synth_start = Clock::now();
     if (!p_.tracker.start(job, task->synth_start)) return p_.discard(std::move(task));
+    check_fault(FaultPoint::kSynthesis, "synthesis");  // tests (util/fault.hpp)
     task->asg = synthesize_partition(circuit, task->witness, pool);
     task->witness = {};
     task->synth_end = Clock::now();

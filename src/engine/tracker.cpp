@@ -1,6 +1,6 @@
 #include "engine/tracker.hpp"
 
-#include <cstdio>
+#include <algorithm>
 
 namespace cuzk::engine {
 
@@ -34,32 +34,70 @@ const char* to_string(JobState s) {
   return "unknown";
 }
 
-Tracker::Tracker(Metrics& metrics, LogSink log, size_t retained)
-    : metrics_(metrics), log_(std::move(log)), retained_(retained) {}
+Tracker::Tracker(Metrics& metrics, LogSink log, MemoryBudget& memory, size_t retained,
+                 uint64_t retained_bytes, uint64_t max_input_bytes)
+    : metrics_(metrics),
+      log_(std::move(log)),
+      memory_(memory),
+      retained_(retained),
+      retained_bytes_max_(retained_bytes),
+      input_bytes_max_(max_input_bytes) {}
 
-std::pair<std::shared_ptr<Job>, bool> Tracker::create(const JobRequest& req) {
+std::string Tracker::new_id() {
+  static const char kHex[] = "0123456789abcdef";
+  for (;;) {
+    std::string id = "job-";
+    for (int w = 0; w < 4; w++) {  // 4 × 32 random bits
+      const uint32_t r = random_();
+      for (int i = 28; i >= 0; i -= 4) id += kHex[(r >> i) & 15];
+    }
+    if (!jobs_.count(id)) return id;
+  }
+}
+
+std::pair<std::shared_ptr<Job>, bool> Tracker::create(const JobRequest& req, uint64_t input_bytes) {
   std::lock_guard lk(mu_);
   if (!req.request_id.empty()) {
     auto it = by_request_.find(req.request_id);
     if (it != by_request_.end()) {
       auto j = jobs_.find(it->second);
-      if (j != jobs_.end()) return {j->second, true};
+      // A failed or cancelled job does not hold its request_id: the new request is a retry.
+      if (j != jobs_.end() && j->second->state != JobState::kFailed &&
+          j->second->state != JobState::kCancelled) {
+        const Job& old = *j->second;
+        if (old.circuit_id != req.circuit_id || old.kind != req.kind ||
+            old.n_partitions != req.partitions.size() || old.fingerprint != req.fingerprint)
+          throw SubmitRefused(SubmitRefused::Reason::kRequestIdInUse,
+                              "request_id \"" + printable(req.request_id) + "\" is taken by job " + old.id +
+                                  " (" + to_string(old.state) +
+                                  "), which asked for a different proof: use another request_id");
+        return {j->second, true};
+      }
     }
   }
+  if (input_bytes_max_ && input_bytes_ + input_bytes > input_bytes_max_)
+    throw SubmitRefused(SubmitRefused::Reason::kOverLimit,
+                        "the job's input (" + std::to_string(input_bytes) +
+                            " bytes) does not fit: jobs not "
+                            "finished hold " +
+                            std::to_string(input_bytes_) + " of the " + std::to_string(input_bytes_max_) +
+                            " bytes allowed for queued input; retry when some have finished");
   auto job = std::make_shared<Job>();
   job->seq = next_seq_++;
-  char id[32];
-  std::snprintf(id, sizeof id, "job-%08llu", (unsigned long long)job->seq);
-  job->id = id;
+  job->id = new_id();
   job->request_id = req.request_id;
   job->circuit_id = req.circuit_id;
   job->kind = req.kind;
+  job->fingerprint = req.fingerprint;
   job->priority = req.priority;
   job->n_partitions = req.partitions.size();
   job->submitted = Clock::now();
   job->proofs.resize(job->n_partitions);
   job->public_inputs.resize(job->n_partitions);
   job->timings.resize(job->n_partitions);
+  job->input_bytes = input_bytes;
+  job->input_charge = memory_.charge(input_bytes);
+  input_bytes_ += input_bytes;
   jobs_[job->id] = job;
   if (!req.request_id.empty()) by_request_[req.request_id] = job->id;
   active_++;
@@ -83,17 +121,19 @@ bool Tracker::start(Job& job, Clock::time_point t) {
   return true;
 }
 
-void Tracker::add_times(Job& job, double srs_load_ms, double synth_ms, double gpu_ms) {
+void Tracker::add_times(Job& job, double srs_load_ms, double synth_ms, Clock::time_point gpu_start,
+                        Clock::time_point gpu_end) {
   std::lock_guard lk(mu_);
   job.srs_load_ms += srs_load_ms;
   job.synth_ms += synth_ms;
-  job.gpu_ms += gpu_ms;
+  job.gpu_spans.emplace_back(gpu_start, gpu_end);
 }
 
 void Tracker::partition_done(Job& job, uint32_t index, ProveResult&& res, const PartitionTiming& t) {
   std::lock_guard lk(mu_);
   metrics_.partitions_completed++;
-  if (is_final(job.state)) return;  // cancelled or failed meanwhile: the result is dropped
+  // Cancelled or failed meanwhile: the result is dropped; an index the job does not have is never stored.
+  if (is_final(job.state) || index >= job.n_partitions) return;
   job.proofs[index] = res.proof;
   job.public_inputs[index] = std::move(res.public_inputs);
   job.timings[index] = t;
@@ -154,11 +194,33 @@ void Tracker::finish(Job& job, JobState s, const std::string& error) {
     if (!error.empty()) ev.fields.emplace_back("error", error);
     log_(ev);
   }
+  // The input is gone (or going: partitions still running are discarded); a job that did not complete
+  // keeps no per-partition data.
+  input_bytes_ -= job.input_bytes;
+  job.input_charge.reset();
+  if (s != JobState::kCompleted) {
+    job.proofs = {};
+    job.public_inputs = {};
+    job.timings = {};
+  }
+  uint64_t bytes = sizeof(Job) + job.id.size() + job.request_id.size() + job.circuit_id.size() +
+                   job.kind.size() + job.fingerprint.size() + job.error.size() +
+                   job.gpu_spans.size() * sizeof(job.gpu_spans[0]) +
+                   job.proofs.size() * (sizeof(Groth16Proof) + sizeof(PartitionTiming));
+  for (const auto& p : job.public_inputs) bytes += sizeof(p) + p.size() * sizeof(Fr);
+  for (const auto& t : job.timings) bytes += t.device.size();
+  job.retained_bytes = bytes;
+  job.retained_charge = memory_.charge(bytes);
+  retained_bytes_ += bytes;
   finished_.push_back(job.id);
-  while (finished_.size() > retained_) {
+  while (finished_.size() > retained_ || (finished_.size() > 1 && retained_bytes_ > retained_bytes_max_)) {
     auto it = jobs_.find(finished_.front());
     if (it != jobs_.end()) {
-      if (!it->second->request_id.empty()) by_request_.erase(it->second->request_id);
+      Job& old = *it->second;
+      auto r = by_request_.find(old.request_id);
+      if (r != by_request_.end() && r->second == old.id) by_request_.erase(r);
+      retained_bytes_ -= old.retained_bytes;
+      old.retained_charge.reset();
       jobs_.erase(it);
     }
     finished_.pop_front();
@@ -181,7 +243,15 @@ JobResult Tracker::result(const Job& job) const {
   r.queue_wait_ms = ms_between(job.submitted, job.first_synth == Clock::time_point{} ? now : job.first_synth);
   r.srs_load_ms = job.srs_load_ms;
   r.synthesis_ms = job.synth_ms;
-  r.gpu_ms = job.gpu_ms;
+  // The union of the start() calls' spans (they overlap when several workers prove the job).
+  auto spans = job.gpu_spans;
+  std::sort(spans.begin(), spans.end());
+  Clock::time_point covered{};
+  for (const auto& [b, e] : spans) {
+    const Clock::time_point from = std::max(b, covered);
+    if (e > from) r.gpu_ms += ms_between(from, e);
+    covered = std::max(covered, e);
+  }
   r.total_ms = ms_between(job.submitted, is_final(job.state) ? job.finished : now);
   return r;
 }
@@ -215,6 +285,11 @@ std::map<std::string, std::pair<unsigned, unsigned>> Tracker::kind_counts() cons
     if (j->state == JobState::kRunning) out[j->kind].second++;
   }
   return out;
+}
+
+Tracker::Held Tracker::held() const {
+  std::lock_guard lk(mu_);
+  return {finished_.size(), retained_bytes_, input_bytes_};
 }
 
 void Tracker::wait_idle() {

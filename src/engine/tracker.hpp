@@ -2,7 +2,9 @@
 // stored at their partition index, so a job's proofs come back in partition order. A failed partition
 // fails its job with the reason (the job's other partitions are dropped, other jobs go on); a cancel
 // marks the job so the stages drop its queued partitions and discard results still running. Finished
-// jobs are remembered (up to a count) so that AwaitProof after the fact and idempotent resubmission work.
+// jobs are remembered (up to a count and a byte total) so that AwaitProof after the fact and idempotent
+// resubmission work. Job ids are random (128 bits), so an id never names another job, not even after a
+// restart.
 #pragma once
 
 #include <atomic>
@@ -12,12 +14,14 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "engine/job.hpp"
 #include "engine/log.hpp"
+#include "engine/memory.hpp"
 #include "engine/metrics.hpp"
 #include "groth16/prover.hpp"
 
@@ -26,7 +30,7 @@ namespace cuzk::engine {
 /// One job. The immutable part is set at creation; the rest is guarded by the tracker's mutex, except
 /// `dropped`, which the stages read without locking.
 struct Job {
-  std::string id, request_id, circuit_id, kind;
+  std::string id, request_id, circuit_id, kind, fingerprint;
   Priority priority = Priority::kNormal;
   uint64_t seq = 0;  ///< submission order
   size_t n_partitions = 0;
@@ -40,26 +44,37 @@ struct Job {
   std::vector<Groth16Proof> proofs;
   std::vector<std::vector<Fr>> public_inputs;
   std::vector<PartitionTiming> timings;
-  double srs_load_ms = 0, synth_ms = 0, gpu_ms = 0;
+  double srs_load_ms = 0, synth_ms = 0;
+  /// The partitions' start() calls, [begin, end) each: their union is the job's GPU time.
+  std::vector<std::pair<Clock::time_point, Clock::time_point>> gpu_spans;
   Clock::time_point first_synth{}, finished{};
+  uint64_t input_bytes = 0;                ///< the request's input (Tracker::create), until final
+  MemoryBudget::Reservation input_charge;  ///< input_bytes in the budget, until final
+  uint64_t retained_bytes = 0;             ///< what the finished job holds (Tracker::finish)
+  MemoryBudget::Reservation retained_charge;
 };
 
 /// The job table. Thread-safe.
 class Tracker {
  public:
-  /// Keeps the last `retained` finished jobs.
-  Tracker(Metrics& metrics, LogSink log, size_t retained);
+  /// Keeps the last `retained` finished jobs while they hold at most `retained_bytes`; jobs' inputs
+  /// (at most `max_input_bytes` at once, 0 = no limit) and retained results are charged to `memory`.
+  Tracker(Metrics& metrics, LogSink log, MemoryBudget& memory, size_t retained, uint64_t retained_bytes,
+          uint64_t max_input_bytes);
 
-  /// A new job for `req` (its partitions are queued by the caller), or the job already created for the
-  /// same non-empty request_id (second = true).
-  std::pair<std::shared_ptr<Job>, bool> create(const JobRequest& req);
+  /// A new job for `req`, whose input holds `input_bytes` (its partitions are queued by the caller), or
+  /// the job already created for the same non-empty request_id (second = true; see
+  /// JobRequest::request_id for when it is a retry instead). Throws SubmitRefused (kRequestIdInUse) for
+  /// a request_id taken by a different request, (kOverLimit) when the input does not fit.
+  std::pair<std::shared_ptr<Job>, bool> create(const JobRequest& req, uint64_t input_bytes);
   std::shared_ptr<Job> find(const std::string& job_id) const;
 
   /// The first partition of `job` starts synthesis at `t`: the job becomes kRunning (cancel() after
   /// this reports was_running). Returns false when the job was already dropped.
   bool start(Job& job, Clock::time_point t);
-  /// Adds one partition's times to the job's totals (circuit load, synthesis, start() call).
-  void add_times(Job& job, double srs_load_ms, double synth_ms, double gpu_ms);
+  /// Adds one partition's times to the job's totals (circuit load, synthesis, its start() call).
+  void add_times(Job& job, double srs_load_ms, double synth_ms, Clock::time_point gpu_start,
+                 Clock::time_point gpu_end);
   /// Stores a proved partition; the job completes when all are in.
   void partition_done(Job& job, uint32_t index, ProveResult&& res, const PartitionTiming& t);
   /// Fails the job (when it is not final yet) with "partition i: reason". Returns true when this call
@@ -83,12 +98,24 @@ class Tracker {
   /// Waits until no job is active.
   void wait_idle();
 
+  /// Finished jobs remembered now and the bytes they hold; input bytes of the jobs not final.
+  struct Held {
+    size_t retained_jobs = 0;
+    uint64_t retained_bytes = 0, input_bytes = 0;
+  };
+  Held held() const;
+
  private:
   void finish(Job& job, JobState s, const std::string& error);  // caller holds mu_
   JobResult result(const Job& job) const;                       // caller holds mu_
+  std::string new_id();                                         // caller holds mu_
   Metrics& metrics_;
   LogSink log_;
+  MemoryBudget& memory_;
   const size_t retained_;
+  const uint64_t retained_bytes_max_, input_bytes_max_;
+  uint64_t retained_bytes_ = 0, input_bytes_ = 0;
+  std::random_device random_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::map<std::string, std::shared_ptr<Job>> jobs_;

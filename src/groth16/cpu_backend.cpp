@@ -7,6 +7,7 @@
 #include "msm/pippenger.hpp"
 #include "ntt/ntt.hpp"
 #include "util/error.hpp"
+#include "util/fault.hpp"
 
 namespace cuzk {
 namespace {
@@ -90,6 +91,7 @@ BigVector<Fr> CpuBackend::h(const ProvingKey& key, const Assignment& asg) {
 
 std::unique_ptr<BackendPending> CpuBackend::start(std::shared_ptr<const ProvingKey> key,
                                                   std::shared_ptr<const Assignment> asg) {
+  check_fault(FaultPoint::kBackendStart, "cpu start");  // tests: a failed launch (util/fault.hpp)
   PartitionSums s;
   StageTimes& st = s.stages;
   const BigVector<Fr> hv = timed(st, "h", [&] { return h(*key, *asg); });

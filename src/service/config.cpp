@@ -112,6 +112,7 @@ engine::EngineConfig ServiceConfig::engine_config() const {
   e.synthesis_lookahead = max_gpu_queue_depth ? max_gpu_queue_depth : synthesis_lookahead;
   e.memory_budget = memory_budget_bytes;
   e.timeline_csv = timeline_csv;
+  e.max_queued_bytes = limits.max_queued_bytes;
   return e;
 }
 
@@ -128,8 +129,8 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
   }
   ServiceConfig c;
   TableReader top(root, "", name);
-  top.accept(
-      {"daemon", "gpus", "memory", "synthesis", "pipeline", "scheduler", "srs", "logging", "circuits"});
+  top.accept({"daemon", "gpus", "memory", "synthesis", "pipeline", "scheduler", "srs", "logging", "circuits",
+              "limits"});
   top.no_unknown_keys();
 
   if (const toml::table* t = section(root, "daemon", name)) {
@@ -184,6 +185,23 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
     c.memory_budget_bytes = engine::parse_size(c.total_budget, 0.9, margin);
   } catch (const Error& e) {
     throw Error(ErrorCode::kInvalidArgument, name + ": memory.total_budget: " + e.what());
+  }
+  if (const toml::table* t = section(root, "limits", name)) {
+    TableReader r(*t, "limits.", name);
+    ServiceLimits& l = c.limits;
+    r.uint("max_id_bytes", l.max_id_bytes, 16, 1u << 20);
+    r.uint("max_partitions", l.max_partitions, 1, 1u << 20);
+    r.uint("max_waiting_clients", l.max_waiting_clients, 1, 1u << 16);
+    r.str("max_queued_bytes", l.max_queued);
+    r.no_unknown_keys();
+    if (l.max_queued != "auto") {
+      try {
+        l.max_queued_bytes = engine::parse_size(l.max_queued);
+      } catch (const Error& e) {
+        r.fail("max_queued_bytes", e.what());
+      }
+      if (l.max_queued_bytes == 0) r.fail("max_queued_bytes", "must be a size above 0, or \"auto\"");
+    }
   }
   if (const toml::table* t = section(root, "scheduler", name)) {
     // cuzk batches same-circuit proofs; this daemon schedules per partition: the keys are accepted.

@@ -22,6 +22,22 @@ struct CircuitConfig {
   bool preload = false;                      ///< load at start instead of on first use
 };
 
+/// What one client can make the daemon hold ([limits], ours; docs/DAEMON_LIMITS.md). A request over a
+/// limit is refused with INVALID_ARGUMENT (a size) or RESOURCE_EXHAUSTED (the daemon is full now).
+struct ServiceLimits {
+  unsigned max_id_bytes = 256;          ///< limits.max_id_bytes: request_id, circuit_id, job_id
+  unsigned max_partitions = 1024;       ///< limits.max_partitions: witnesses or vanilla proofs of a job
+  unsigned max_waiting_clients = 1024;  ///< limits.max_waiting_clients: AwaitProof and Prove calls at once
+  uint64_t max_vanilla_proof_bytes = 512ull << 20;  ///< one vanilla_proof (a PoRep C1)
+  uint64_t max_message_bytes = 1ull << 30;          ///< one gRPC message (gRPC's receive limit)
+  /// limits.max_queued_bytes: input bytes of jobs not finished (EngineConfig::max_queued_bytes; "auto" =
+  /// a quarter of memory.total_budget, at least 1 GiB).
+  std::string max_queued = "auto";
+  uint64_t max_queued_bytes = 0;  ///< max_queued resolved (0 = auto)
+  unsigned http_threads = 16;     ///< threads of the HTTP endpoint
+  unsigned http_timeout_s = 2;    ///< HTTP read, write and keep-alive timeout
+};
+
 /// The whole configuration, with cuzk's defaults.
 struct ServiceConfig {
   std::string listen = "unix:///run/curio/cuzk.sock";  ///< daemon.listen: host:port or unix:///path
@@ -47,6 +63,7 @@ struct ServiceConfig {
   /// then several times faster.
   bool verify_subgroup = true;
   std::vector<CircuitConfig> circuits;  ///< [[circuits]]
+  ServiceLimits limits;                 ///< [limits]
 
   /// The engine settings this configuration asks for (log sink not set).
   engine::EngineConfig engine_config() const;

@@ -1,9 +1,17 @@
 #include "service/daemon.hpp"
 
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/resource_quota.h>
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <climits>
+#include <cstring>
 #include <mutex>
 
 #include "engine/loaders.hpp"
@@ -32,6 +40,27 @@ spdlog::level::level_enum spd_level(engine::LogLevel l) {
       return spdlog::level::err;
   }
   return spdlog::level::info;
+}
+
+/// Throws Error(kInvalidArgument) when a daemon answers on the unix socket of `listen` ("unix:PATH" or
+/// "unix:///PATH"): gRPC would unlink it and listen, stranding that daemon. A socket file nobody answers
+/// on (left by a daemon that died) is left to gRPC, which replaces it.
+void refuse_live_socket(const std::string& listen) {
+  std::string path = listen.substr(5);
+  if (path.rfind("//", 0) == 0) path = path.substr(2);
+  sockaddr_un addr{};
+  if (path.empty() || path.size() >= sizeof addr.sun_path) return;  // gRPC reports these
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0 || !S_ISSOCK(st.st_mode)) return;
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return;
+  addr.sun_family = AF_UNIX;
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  const bool live = connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0;
+  close(fd);
+  if (live)
+    throw Error(ErrorCode::kInvalidArgument,
+                "daemon.listen: cannot listen on " + listen + ": a running daemon answers on " + path);
 }
 
 }  // namespace
@@ -111,10 +140,18 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   for (const CircuitConfig& c : cfg.circuits)
     if (c.preload) m.engine->circuits().preload(c.id);
 
-  m.service = make_grpc_service(*m.engine, *m.porep);
+  m.service = make_grpc_service(*m.engine, *m.porep, cfg.limits);
+  if (cfg.listen.rfind("unix:", 0) == 0) refuse_live_socket(cfg.listen);
   grpc::ServerBuilder b;
-  b.SetMaxReceiveMessageSize(1 << 30);
+  b.SetMaxReceiveMessageSize((int)std::min<uint64_t>(cfg.limits.max_message_bytes, INT32_MAX));
   b.SetMaxSendMessageSize(1 << 30);
+  // No SO_REUSEPORT: a second daemon on the port fails to listen instead of sharing the clients.
+  b.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  // One thread per running call: the waiting calls are bounded by limits.max_waiting_clients, and the
+  // other calls get threads beyond them.
+  grpc::ResourceQuota quota("cuzk-daemon");
+  quota.SetMaxThreads((int)std::min<unsigned>(cfg.limits.max_waiting_clients + 64, 1 << 16));
+  b.SetResourceQuota(quota);
   b.AddListeningPort(cfg.listen, grpc::InsecureServerCredentials(), &m.grpc_port);
   b.RegisterService(m.service.get());
   m.server = b.BuildAndStart();
@@ -122,7 +159,9 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
     throw Error(ErrorCode::kInvalidArgument,
                 "daemon.listen: cannot listen on " + cfg.listen +
                     " (address in use, not local, or the socket folder is missing)");
-  if (!cfg.status_listen.empty()) m.http = std::make_unique<HttpStatusServer>(*m.engine, cfg.status_listen);
+  if (!cfg.status_listen.empty())
+    m.http = std::make_unique<HttpStatusServer>(*m.engine, cfg.status_listen, cfg.limits.http_threads,
+                                                cfg.limits.http_timeout_s);
   spdlog::info(
       "cuzk daemon listening: grpc={} (port {}) http={} (port {}) devices={} ({}) circuits={} porep={} "
       "param_cache={} verify_subgroup={} memory_budget={}",

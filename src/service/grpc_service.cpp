@@ -1,7 +1,14 @@
 #include "service/grpc_service.hpp"
 
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/message.h>
+
+#include <atomic>
+
+#include "engine/log.hpp"
 #include "formats/proof_zcash.hpp"
 #include "formats/snarkjs_json.hpp"
+#include "hash/sha256.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::service {
@@ -28,24 +35,104 @@ Status error_status(const std::exception& e) {
   return Status(StatusCode::INTERNAL, e.what());
 }
 
+/// SHA-256 of every field of `req` that is set, except request_id and priority (what the request asks
+/// for, JobRequest::fingerprint): each field's number, then its value (strings and bytes with their
+/// length, repeated fields element by element). Reflection, so that fields added to the message count.
+std::string request_fingerprint(const v1::SubmitProofRequest& req) {
+  namespace pb = google::protobuf;
+  Sha256 h;
+  auto str = [&](const std::string& v) {
+    const uint64_t n = v.size();
+    h.update(&n, sizeof n);
+    h.update(v.data(), v.size());
+  };
+  auto num = [&](uint64_t v) { h.update(&v, sizeof v); };
+  std::string scratch;  // GetStringReference's copy space: unused for a plain string field
+  const pb::Reflection* refl = req.GetReflection();
+  std::vector<const pb::FieldDescriptor*> fields;
+  refl->ListFields(req, &fields);
+  for (const pb::FieldDescriptor* f : fields) {
+    if (f->name() == "request_id" || f->name() == "priority") continue;
+    num((uint64_t)f->number());
+    const int n = f->is_repeated() ? refl->FieldSize(req, f) : 1;
+    num((uint64_t)n);
+    for (int i = 0; i < n; i++) {
+      const bool rep = f->is_repeated();
+      switch (f->cpp_type()) {
+        case pb::FieldDescriptor::CPPTYPE_STRING:
+          str(rep ? refl->GetRepeatedStringReference(req, f, i, &scratch)
+                  : refl->GetStringReference(req, f, &scratch));
+          break;
+        case pb::FieldDescriptor::CPPTYPE_ENUM:
+          num((uint64_t)(rep ? refl->GetRepeatedEnumValue(req, f, i) : refl->GetEnumValue(req, f)));
+          break;
+        case pb::FieldDescriptor::CPPTYPE_UINT64:
+          num(rep ? refl->GetRepeatedUInt64(req, f, i) : refl->GetUInt64(req, f));
+          break;
+        case pb::FieldDescriptor::CPPTYPE_UINT32:
+          num(rep ? refl->GetRepeatedUInt32(req, f, i) : refl->GetUInt32(req, f));
+          break;
+        case pb::FieldDescriptor::CPPTYPE_INT64:
+          num((uint64_t)(rep ? refl->GetRepeatedInt64(req, f, i) : refl->GetInt64(req, f)));
+          break;
+        case pb::FieldDescriptor::CPPTYPE_INT32:
+          num((uint64_t)(rep ? refl->GetRepeatedInt32(req, f, i) : refl->GetInt32(req, f)));
+          break;
+        case pb::FieldDescriptor::CPPTYPE_BOOL:
+          num(rep ? refl->GetRepeatedBool(req, f, i) : refl->GetBool(req, f));
+          break;
+        case pb::FieldDescriptor::CPPTYPE_DOUBLE:
+        case pb::FieldDescriptor::CPPTYPE_FLOAT: {
+          const double v = f->cpp_type() == pb::FieldDescriptor::CPPTYPE_FLOAT
+                               ? (rep ? refl->GetRepeatedFloat(req, f, i) : refl->GetFloat(req, f))
+                               : (rep ? refl->GetRepeatedDouble(req, f, i) : refl->GetDouble(req, f));
+          h.update(&v, sizeof v);
+          break;
+        }
+        case pb::FieldDescriptor::CPPTYPE_MESSAGE:
+          str(rep ? refl->GetRepeatedMessage(req, f, i).SerializeAsString()
+                  : refl->GetMessage(req, f).SerializeAsString());
+          break;
+      }
+    }
+  }
+  const Sha256::Digest d = h.finish();
+  return std::string(d.begin(), d.end());
+}
+
+/// Longest error text (bytes, before escaping) a reply carries.
+constexpr size_t kMaxErrorText = 1024;
+
+/// `s` with its message made printable and cut to kMaxErrorText (engine::printable): messages may
+/// quote client text (ids, paths in a C1's JSON), and clients' metadata limits are small.
+Status bounded(Status s) {
+  if (s.ok()) return s;
+  return Status(s.error_code(), engine::printable(s.error_message(), kMaxErrorText));
+}
+
 class ProvingService final : public v1::ProvingEngine::Service {
  public:
-  ProvingService(engine::Engine& e, PorepJobs& porep) : engine_(e), porep_(porep) {}
+  ProvingService(engine::Engine& e, PorepJobs& porep, const ServiceLimits& limits)
+      : engine_(e), porep_(porep), limits_(limits) {}
 
   Status SubmitProof(ServerContext*, const v1::SubmitProofRequest* req,
                      v1::SubmitProofResponse* resp) override {
-    return submit(*req, resp);
+    return bounded(submit(*req, resp));
   }
 
   Status AwaitProof(ServerContext* ctx, const v1::AwaitProofRequest* req,
                     v1::AwaitProofResponse* resp) override {
-    return await(ctx, req->job_id(), req->timeout_ms(), resp);
+    WaitSlot slot(*this);
+    if (!slot.taken) return waiters_full();
+    return bounded(await(ctx, req->job_id(), req->timeout_ms(), resp));
   }
 
   Status Prove(ServerContext* ctx, const v1::ProveRequest* req, v1::ProveResponse* resp) override {
+    WaitSlot slot(*this);  // taken before the job is queued: a refused Prove queues nothing
+    if (!slot.taken) return waiters_full();
     v1::SubmitProofResponse sub;
-    if (Status s = submit(req->submit(), &sub); !s.ok()) return s;
-    return await(ctx, sub.job_id(), 0, resp->mutable_result());
+    if (Status s = submit(req->submit(), &sub); !s.ok()) return bounded(s);
+    return bounded(await(ctx, sub.job_id(), 0, resp->mutable_result()));
   }
 
   Status CancelProof(ServerContext*, const v1::CancelProofRequest* req,
@@ -101,36 +188,88 @@ class ProvingService final : public v1::ProvingEngine::Service {
       try {
         porep_.ensure_circuit(*size);
       } catch (const std::exception& e) {
-        return Status(StatusCode::FAILED_PRECONDITION, e.what());
+        return bounded(Status(StatusCode::FAILED_PRECONDITION, e.what()));
       }
     }
     if (!engine_.circuits().contains(req->circuit_id()))
-      return Status(StatusCode::NOT_FOUND, "unknown circuit \"" + req->circuit_id() + "\"");
+      return Status(StatusCode::NOT_FOUND,
+                    "unknown circuit \"" + engine::printable(req->circuit_id()) + "\"");
     try {
       auto r = engine_.circuits().preload(req->circuit_id());
       resp->set_already_loaded(r.already_loaded);
       resp->set_load_time_ms((uint64_t)r.load_ms);
       return Status::OK;
     } catch (const std::exception& e) {
-      return error_status(e);
+      return bounded(error_status(e));
     }
   }
 
   Status EvictSRS(ServerContext*, const v1::EvictSrsRequest* req, v1::EvictSrsResponse* resp) override {
     if (!engine_.circuits().contains(req->circuit_id()))
-      return Status(StatusCode::NOT_FOUND, "unknown circuit \"" + req->circuit_id() + "\"");
+      return Status(StatusCode::NOT_FOUND,
+                    "unknown circuit \"" + engine::printable(req->circuit_id()) + "\"");
     try {
       auto r = engine_.circuits().evict(req->circuit_id());
       resp->set_was_loaded(r.was_loaded);
       resp->set_freed_bytes(r.freed_bytes);
       return Status::OK;
     } catch (const std::exception& e) {
-      return error_status(e);
+      return bounded(error_status(e));
     }
   }
 
  private:
+  /// An AwaitProof or Prove call counted against limits_.max_waiting_clients while it lives.
+  struct WaitSlot {
+    explicit WaitSlot(ProvingService& s) : svc(s) {
+      unsigned n = svc.waiting_.load();
+      do {
+        if (n >= svc.limits_.max_waiting_clients) return;
+      } while (!svc.waiting_.compare_exchange_weak(n, n + 1));
+      taken = true;
+    }
+    ~WaitSlot() {
+      if (taken) svc.waiting_--;
+    }
+    WaitSlot(const WaitSlot&) = delete;
+    WaitSlot& operator=(const WaitSlot&) = delete;
+    ProvingService& svc;
+    bool taken = false;
+  };
+
+  Status waiters_full() const {
+    return Status(StatusCode::RESOURCE_EXHAUSTED,
+                  std::to_string(limits_.max_waiting_clients) +
+                      " clients are waiting for proofs already (limits.max_waiting_clients): retry later");
+  }
+
+  /// The size limits every SubmitProofRequest must keep (INVALID_ARGUMENT naming the field and limit).
+  Status check_limits(const v1::SubmitProofRequest& req) const {
+    auto too_big = [](const std::string& what, size_t n, uint64_t max) {
+      return Status(StatusCode::INVALID_ARGUMENT, what + " has " + std::to_string(n) + ", more than the " +
+                                                      std::to_string(max) + " this daemon takes");
+    };
+    if (req.request_id().size() > limits_.max_id_bytes)
+      return too_big("request_id", req.request_id().size(), limits_.max_id_bytes);
+    if (req.circuit_id().size() > limits_.max_id_bytes)
+      return too_big("circuit_id", req.circuit_id().size(), limits_.max_id_bytes);
+    if ((size_t)req.witnesses_size() > limits_.max_partitions)
+      return too_big("witnesses", (size_t)req.witnesses_size(), limits_.max_partitions);
+    if ((size_t)req.vanilla_proofs_size() > limits_.max_partitions)
+      return too_big("vanilla_proofs", (size_t)req.vanilla_proofs_size(), limits_.max_partitions);
+    if (req.vanilla_proof().size() > limits_.max_vanilla_proof_bytes)
+      return too_big("vanilla_proof (bytes)", req.vanilla_proof().size(), limits_.max_vanilla_proof_bytes);
+    for (const std::string& v : req.vanilla_proofs())
+      if (v.size() > limits_.max_vanilla_proof_bytes)
+        return too_big("a vanilla_proofs entry (bytes)", v.size(), limits_.max_vanilla_proof_bytes);
+    return Status::OK;
+  }
+
   Status submit(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
+    if (!v1::ProofKind_IsValid(req.proof_kind()))
+      return Status(StatusCode::INVALID_ARGUMENT,
+                    "proof_kind " + std::to_string((int)req.proof_kind()) + " is not a cuzk.v1 ProofKind");
+    if (Status s = check_limits(req); !s.ok()) return s;
     v1::ProofKind kind = req.proof_kind();
     if (kind == v1::POREP_SEAL_COMMIT) return submit_porep(req, resp);
     if (kind != v1::PROOF_KIND_UNSPECIFIED && kind != v1::CIRCOM_GROTH16 && kind != v1::BELLPERSON_GROTH16)
@@ -157,14 +296,11 @@ class ProvingService final : public v1::ProvingEngine::Service {
       kind = want;
     }
     engine::JobRequest jr;
-    jr.request_id = req.request_id();
     jr.circuit_id = req.circuit_id();
-    const int pr = req.priority();
-    jr.priority = pr >= 1 && pr <= 4 ? engine::Priority(pr) : engine::Priority::kNormal;
     jr.kind = kind == v1::PROOF_KIND_UNSPECIFIED ? "UNKNOWN" : v1::ProofKind_Name(kind);
     for (const std::string& w : req.witnesses())
       jr.partitions.push_back({{}, nullptr, std::vector<uint8_t>(w.begin(), w.end()), {}});
-    return enqueue(std::move(jr), resp);
+    return enqueue(req, std::move(jr), resp);
   }
 
   /// A POREP_SEAL_COMMIT job: the C1 is parsed and checked here, so that a bad one is refused at once
@@ -190,18 +326,30 @@ class ProvingService final : public v1::ProvingEngine::Service {
     } catch (const std::exception& e) {
       return Status(StatusCode::INTERNAL, e.what());
     }
+    jr.extra_bytes = req.vanilla_proof().size();  // the parsed C1 the partitions share
+    return enqueue(req, std::move(jr), resp);
+  }
+
+  /// Queues `jr`, the job of `req`: its request_id, priority and fingerprint are taken from `req`.
+  Status enqueue(const v1::SubmitProofRequest& req, engine::JobRequest jr, v1::SubmitProofResponse* resp) {
     jr.request_id = req.request_id();
     const int pr = req.priority();
     jr.priority = pr >= 1 && pr <= 4 ? engine::Priority(pr) : engine::Priority::kNormal;
-    return enqueue(std::move(jr), resp);
-  }
-
-  Status enqueue(engine::JobRequest jr, v1::SubmitProofResponse* resp) {
+    if (!jr.request_id.empty()) jr.fingerprint = request_fingerprint(req);
     try {
       engine::SubmitResult r = engine_.submit(std::move(jr));
       resp->set_job_id(r.job_id);
       resp->set_queue_position(r.queue_position);
       return Status::OK;
+    } catch (const engine::SubmitRefused& e) {
+      switch (e.reason()) {
+        case engine::SubmitRefused::Reason::kRequestIdInUse:
+          return Status(StatusCode::ALREADY_EXISTS, e.what());
+        case engine::SubmitRefused::Reason::kOverLimit:
+          return Status(StatusCode::RESOURCE_EXHAUSTED, e.what());
+        default:
+          return Status(StatusCode::UNAVAILABLE, e.what());
+      }
     } catch (const std::exception& e) {
       return Status(StatusCode::UNAVAILABLE, e.what());
     }
@@ -220,7 +368,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
         slice = left <= 1 ? 1 : std::min<uint64_t>(slice, (uint64_t)left);
       }
       r = engine_.await(job_id, slice);
-      if (!r) return Status(StatusCode::NOT_FOUND, "unknown job \"" + job_id + "\"");
+      if (!r) return Status(StatusCode::NOT_FOUND, "unknown job \"" + engine::printable(job_id) + "\"");
       if (engine::is_final(r->state)) break;
       if (ctx->IsCancelled()) return Status(StatusCode::CANCELLED, "the client went away");
       if (timeout_ms && engine::ms_between(t0, engine::Clock::now()) >= (double)timeout_ms) break;
@@ -239,7 +387,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
         resp->set_status(v1::AwaitProofResponse::TIMEOUT);
         break;
     }
-    resp->set_error_message(r->error);
+    resp->set_error_message(engine::printable(r->error, kMaxErrorText));
     resp->set_queue_wait_ms((uint64_t)r->queue_wait_ms);
     resp->set_srs_load_ms((uint64_t)r->srs_load_ms);
     resp->set_synthesis_ms((uint64_t)r->synthesis_ms);
@@ -269,12 +417,15 @@ class ProvingService final : public v1::ProvingEngine::Service {
 
   engine::Engine& engine_;
   PorepJobs& porep_;
+  const ServiceLimits limits_;
+  std::atomic<unsigned> waiting_{0};  ///< AwaitProof and Prove calls now (WaitSlot)
 };
 
 }  // namespace
 
-std::unique_ptr<v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine, PorepJobs& porep) {
-  return std::make_unique<ProvingService>(engine, porep);
+std::unique_ptr<v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine, PorepJobs& porep,
+                                                              const ServiceLimits& limits) {
+  return std::make_unique<ProvingService>(engine, porep, limits);
 }
 
 }  // namespace cuzk::service

@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -43,7 +44,10 @@ std::string status_json(const engine::EngineStatus& s) {
                  {"budget_bytes", s.memory_budget},
                  {"peak_bytes", s.memory_peak},
                  {"partitions_in_flight", s.partitions_in_flight},
-                 {"partitions_in_flight_peak", s.partitions_in_flight_peak}};
+                 {"partitions_in_flight_peak", s.partitions_in_flight_peak},
+                 {"queued_input_bytes", s.queued_input_bytes},
+                 {"retained_jobs", s.retained_jobs},
+                 {"retained_bytes", s.retained_bytes}};
   return j.dump(1);
 }
 
@@ -53,11 +57,24 @@ struct HttpStatusServer::Impl {
   int port = 0;
 };
 
-HttpStatusServer::HttpStatusServer(engine::Engine& engine, const std::string& addr)
+HttpStatusServer::HttpStatusServer(engine::Engine& engine, const std::string& addr, unsigned threads,
+                                   unsigned timeout_s)
     : impl_(std::make_unique<Impl>()) {
   const size_t colon = addr.rfind(':');
   const std::string host = addr.substr(0, colon);
   const int port = std::stoi(addr.substr(colon + 1));
+  httplib::Server& srv = impl_->server;
+  // cpp-httplib's default sets SO_REUSEPORT, which lets a second daemon bind the same port.
+  srv.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
+  threads = std::max(1u, threads);
+  srv.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  // Idle or slow connections give their thread back after timeout_s.
+  srv.set_read_timeout(std::max(1u, timeout_s), 0);
+  srv.set_write_timeout(std::max(1u, timeout_s), 0);
+  srv.set_keep_alive_timeout(std::max(1u, timeout_s));
   impl_->server.Get("/metrics", [&engine](const httplib::Request&, httplib::Response& res) {
     res.set_content(engine.metrics_text(), "text/plain; version=0.0.4");
   });

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `cuzk serve` end to end: a bad configuration exits 2 naming the key; the daemon serves the mimc and
 # tiny fixtures over TCP and a unix socket; its proofs verify with snarkjs and with cuzk; /metrics and
-# /status answer; `cuzk bench batch` runs; SIGTERM with queued jobs drains and exits 0.
+# /status answer; a second daemon on the same port or socket exits 2; `cuzk bench batch` runs; SIGTERM
+# with queued jobs drains and exits 0.
 source "$(dirname "$0")/../cli/common.sh"
 # The daemon's stdout/stderr go to a log; stop it if the script fails before it does.
 DAEMON=
@@ -82,6 +83,14 @@ for i in 0 1; do
 done
 cmp -s "$WORK/p1/public_0.json" "$D/mimc/public.json" || fail "public signals differ from snarkjs's"
 [ "$(stat -c %s "$WORK/p1/proof.bin")" -eq 384 ] || fail "proof.bin: expected 2 x 192 bytes"
+echo "== a second daemon on the same port exits 2 (no SO_REUSEPORT)"
+sed "s|^listen = .*|listen = \"$A\"|; s|^status_listen.*||; s|^timeline_csv.*||" "$WORK/cuzk.toml" >"$WORK/same.toml"
+expect_exit 2 "second daemon on $A" -- timeout 60 "$CUZK" serve --config "$WORK/same.toml"
+expect_err_contains "daemon.listen: cannot listen on $A"
+sed "s|^listen = .*|listen = \"127.0.0.1:0\"|; s|^status_listen.*|status_listen = \"127.0.0.1:$HPORT\"|; s|^timeline_csv.*||" \
+  "$WORK/cuzk.toml" >"$WORK/same_http.toml"
+expect_exit 2 "second daemon on HTTP port $HPORT" -- timeout 60 "$CUZK" serve --config "$WORK/same_http.toml"
+expect_err_contains "daemon.status_listen: cannot listen on 127.0.0.1:$HPORT"
 echo "== a corrupt witness and an unknown circuit fail their own job only"
 head -c 200 "$D/mimc/mimc.wtns" >"$WORK/corrupt.wtns"
 expect_exit 1 "corrupt witness" -- "$CUZK" client prove --addr "$A" --circuit mimc --witness "$WORK/corrupt.wtns" --out "$WORK/p1"
@@ -126,5 +135,10 @@ mkdir "$WORK/p3"
 "$CUZK" client prove --addr "unix://$SOCK" --circuit mimc --witness "$D/mimc/mimc.wtns" --out "$WORK/p3" >/dev/null
 "${SNARKJS[@]}" groth16 verify "$D/mimc/mimc_dev_vk.json" "$WORK/p3/public_0.json" "$WORK/p3/proof_0.json" | grep -q OK \
   || fail "snarkjs rejects the proof over the unix socket"
+echo "== a second daemon on the same unix socket exits 2 and the first keeps it"
+expect_exit 2 "second daemon on $SOCK" -- timeout 60 "$CUZK" serve --config "$WORK/unix.toml"
+expect_err_contains "a running daemon answers on $SOCK"
+"$CUZK" client prove --addr "unix://$SOCK" --circuit mimc --witness "$D/mimc/mimc.wtns" --out "$WORK/p3" >/dev/null \
+  || fail "the first daemon lost its socket"
 stop_daemon
 echo "daemon e2e: all passed"

@@ -144,7 +144,9 @@ TEST(ServiceGrpc, ManyClientsWithRandomCancels) {
   Served s;
   constexpr int kClients = 4, kJobs = 30;
   std::atomic<int> cancelled{0}, completed{0};
-  std::string first_job;  // client 0's first job (request id "client0-0")
+  std::string first_job;  // client 0's first job (request id "client0-0"), its request, whether cancelled
+  v1::SubmitProofRequest first_req;
+  bool first_cancelled = false;
   std::vector<std::thread> clients;
   for (int c = 0; c < kClients; c++)
     clients.emplace_back([&, c] {
@@ -168,7 +170,11 @@ TEST(ServiceGrpc, ManyClientsWithRandomCancels) {
           ASSERT_TRUE(stub->CancelProof(&cctx, creq, &cresp).ok());
           EXPECT_TRUE(cresp.found());
         }
-        if (c == 0 && j == 0) first_job = sub.job_id();
+        if (c == 0 && j == 0) {
+          first_job = sub.job_id();
+          first_req = req;
+          first_cancelled = cancel;
+        }
         ids.emplace_back(sub.job_id(), cancel);
       }
       for (const auto& [id, cancel] : ids) {
@@ -195,13 +201,19 @@ TEST(ServiceGrpc, ManyClientsWithRandomCancels) {
   EXPECT_EQ(st.total_proofs_completed(), (uint64_t)completed);
   EXPECT_EQ(st.total_proofs_cancelled(), (uint64_t)cancelled);
   EXPECT_EQ(st.total_proofs_failed(), 0u);
-  // Resubmitting a request id returns its job and queues nothing.
-  v1::SubmitProofRequest again = s.job(1);
-  again.set_request_id("client0-0");
+  // Resubmitting a request under its request id returns its job and queues nothing, unless the job was
+  // cancelled (then it is a retry: a new job); another request under the id is refused.
   grpc::ClientContext c2;
   v1::SubmitProofResponse sub;
-  ASSERT_TRUE(s.stub->SubmitProof(&c2, again, &sub).ok());
-  EXPECT_EQ(sub.job_id(), first_job);
+  ASSERT_TRUE(s.stub->SubmitProof(&c2, first_req, &sub).ok());
+  if (first_cancelled)
+    EXPECT_NE(sub.job_id(), first_job);
+  else
+    EXPECT_EQ(sub.job_id(), first_job);
+  v1::SubmitProofRequest other = s.job(1);
+  other.set_request_id("client0-0");
+  grpc::ClientContext c3;
+  EXPECT_EQ(s.stub->SubmitProof(&c3, other, &sub).error_code(), grpc::StatusCode::ALREADY_EXISTS);
 }
 
 TEST(ServiceGrpc, FailuresStayInTheirJob) {
