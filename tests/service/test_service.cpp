@@ -68,6 +68,10 @@ TEST(ServiceConfig, BadValuesNameTheKeyAndTheProblem) {
   EXPECT_NE(config_error("[memory]\ntotal_budget = \"3 apples\"\n")
                 .find("memory.total_budget: \"3 apples\" is not a size"),
             std::string::npos);
+  // A port of more digits than stoul takes (fuzz/corpus/config/regression-long-port) is a named error.
+  EXPECT_NE(config_error("[daemon]\nstatus_listen = \"127.0.0.1:44444444444444444444444\"\n")
+                .find("has no valid port (0..65535)"),
+            std::string::npos);
   EXPECT_EQ(config_error("[pipeline]\nfoo = 1\n"), "t.toml: pipeline.foo: unknown key");
   EXPECT_EQ(config_error("[logging]\nlevel = \"loud\"\n"),
             "t.toml: logging.level: \"loud\" is not a level: trace, debug, info, warn, error or off");
