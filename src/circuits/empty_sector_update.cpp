@@ -18,10 +18,10 @@ struct SizeRow {
 };
 // storage-proofs-update src/constants.rs ALLOWED_SECTOR_SIZES and validate_tree_r_shape.
 constexpr SizeRow kSizes[] = {
-    {"1KiB", 1ull << 5, 4, 0},    {"2KiB", 1ull << 6, 0, 0},    {"4KiB", 1ull << 7, 2, 0},
-    {"8KiB", 1ull << 8, 4, 0},    {"16KiB", 1ull << 9, 8, 0},   {"32KiB", 1ull << 10, 8, 2},
-    {"8MiB", 1ull << 18, 0, 0},   {"16MiB", 1ull << 19, 2, 0},  {"512MiB", 1ull << 24, 0, 0},
-    {"32GiB", 1ull << 30, 8, 0},  {"64GiB", 1ull << 31, 8, 2},
+    {"1KiB", 1ull << 5, 4, 0},   {"2KiB", 1ull << 6, 0, 0},   {"4KiB", 1ull << 7, 2, 0},
+    {"8KiB", 1ull << 8, 4, 0},   {"16KiB", 1ull << 9, 8, 0},  {"32KiB", 1ull << 10, 8, 2},
+    {"8MiB", 1ull << 18, 0, 0},  {"16MiB", 1ull << 19, 2, 0}, {"512MiB", 1ull << 24, 0, 0},
+    {"32GiB", 1ull << 30, 8, 0}, {"64GiB", 1ull << 31, 8, 2},
 };
 constexpr const char* kSizeNames[] = {"1KiB", "2KiB",  "4KiB",   "8KiB",  "16KiB", "32KiB",
                                       "8MiB", "16MiB", "512MiB", "32GiB", "64GiB"};
@@ -31,9 +31,12 @@ UpdateShape shape_of(const SizeRow& row) {
   s.name = row.name;
   s.sector_nodes = row.nodes;
   const uint64_t n = row.nodes;
-  s.challenge_count = n <= (1ull << 19) ? 10 : 86;                                         // challenge_count
-  s.partition_count = n <= (1ull << 8) ? 1 : n <= (1ull << 10) ? 2 : n <= (1ull << 19) ? 4 : 16;  // partition_count
-  s.apex_leaf_count = n <= (1ull << 8) ? 8 : 128;                                          // apex_leaf_count
+  s.challenge_count = n <= (1ull << 19) ? 10 : 86;  // challenge_count
+  s.partition_count = n <= (1ull << 8)    ? 1
+                      : n <= (1ull << 10) ? 2
+                      : n <= (1ull << 19) ? 4
+                                          : 16;    // partition_count
+  s.apex_leaf_count = n <= (1ull << 8) ? 8 : 128;  // apex_leaf_count
   s.hs = n <= (1ull << 10) ? std::array<uint32_t, 6>{1, 1, 1, 1, 1, 1}
                            : std::array<uint32_t, 6>{7, 8, 9, 10, 11, 12};  // hs
   s.challenge_bit_len = (uint32_t)std::countr_zero(n);
@@ -61,8 +64,8 @@ UpdateShape update_shape(const std::string& sector_size) {
     if (sector_size == row.name) return shape_of(row);
   std::string names;
   for (const char* n : kSizeNames) names += std::string(names.empty() ? "" : ", ") + n;
-  throw Error(ErrorCode::kInvalidArgument,
-              "empty-sector-update: unknown sector size '" + sector_size + "' (expected one of " + names + ")");
+  throw Error(ErrorCode::kInvalidArgument, "empty-sector-update: unknown sector size '" + sector_size +
+                                               "' (expected one of " + names + ")");
 }
 
 std::span<const char* const> update_sector_sizes() { return kSizeNames; }
@@ -135,7 +138,8 @@ void check_update_witness(const UpdateShape& shape, const UpdateWitness& w) {
     throw Error(ErrorCode::kInvalidArgument, "empty-sector-update witness (" + shape.name + "): " + what);
   };
   if (w.apex_leafs.size() != shape.apex_leaf_count)
-    fail(std::to_string(w.apex_leafs.size()) + " apex leaves, expected " + std::to_string(shape.apex_leaf_count));
+    fail(std::to_string(w.apex_leafs.size()) + " apex leaves, expected " +
+         std::to_string(shape.apex_leaf_count));
   if (w.challenges.size() != shape.challenge_count)
     fail(std::to_string(w.challenges.size()) + " challenge proofs, expected " +
          std::to_string(shape.challenge_count));
@@ -152,7 +156,8 @@ void check_update_witness(const UpdateShape& shape, const UpdateWitness& w) {
     check(shape.tree_r, c.path_r_new, ci, "tree R new");
     for (uint32_t i = top; i < shape.challenge_bit_len; i++)
       if (c.path_d_new[i].siblings[0] != w.challenges[0].path_d_new[i].siblings[0])
-        fail("challenge " + std::to_string(ci) + ": tree D path's partition levels differ from challenge 0's");
+        fail("challenge " + std::to_string(ci) +
+             ": tree D path's partition levels differ from challenge 0's");
   }
 }
 

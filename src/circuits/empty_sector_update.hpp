@@ -26,17 +26,17 @@ namespace cuzk::circuits {
 /// The public parameters of one sector size (storage-proofs-update src/vanilla.rs `PublicParams`,
 /// src/constants.rs): what the circuit's shape depends on.
 struct UpdateShape {
-  std::string name;               ///< "1KiB" … "64GiB"
-  uint64_t sector_nodes = 0;      ///< 32-byte nodes, a power of two
-  uint32_t challenge_count = 0;   ///< per partition: 10 (≤ 16 MiB) or 86
+  std::string name;                ///< "1KiB" … "64GiB"
+  uint64_t sector_nodes = 0;       ///< 32-byte nodes, a power of two
+  uint32_t challenge_count = 0;    ///< per partition: 10 (≤ 16 MiB) or 86
   uint32_t challenge_bit_len = 0;  ///< log2(sector_nodes): tree D's height
-  uint32_t partition_count = 0;   ///< 1, 2, 4 or 16
+  uint32_t partition_count = 0;    ///< 1, 2, 4 or 16
   uint32_t partition_bit_len = 0;  ///< log2(partition_count)
-  uint32_t apex_leaf_count = 0;   ///< 8 (≤ 8 KiB) or 128 apex leaves per partition
+  uint32_t apex_leaf_count = 0;    ///< 8 (≤ 8 KiB) or 128 apex leaves per partition
   uint32_t apex_leaf_bit_len = 0;  ///< log2(apex_leaf_count)
-  std::array<uint32_t, 6> hs{};   ///< the allowed h values (constants.rs `hs`)
-  TreeShape tree_d;               ///< binary SHA-256 tree over the new data
-  TreeShape tree_r;               ///< trees R old and new (Poseidon, base arity 8; validate_tree_r_shape)
+  std::array<uint32_t, 6> hs{};    ///< the allowed h values (constants.rs `hs`)
+  TreeShape tree_d;                ///< binary SHA-256 tree over the new data
+  TreeShape tree_r;                ///< trees R old and new (Poseidon, base arity 8; validate_tree_r_shape)
 
   /// constants.rs `h_default`: hs[3] (10 for production sizes, 1 for the test sizes).
   uint32_t h_default() const { return hs[3]; }
@@ -95,7 +95,7 @@ struct UpdateWitness {
   uint32_t h = 0;  ///< one of shape.hs
   Fr comm_r_old, comm_d_new, comm_r_new;
   Fr comm_c, root_r_old, root_r_new;
-  std::vector<Fr> apex_leafs;                     ///< apex_leaf_count
+  std::vector<Fr> apex_leafs;                      ///< apex_leaf_count
   std::vector<UpdateChallengeWitness> challenges;  ///< challenge_count
 };
 
@@ -139,7 +139,8 @@ void synthesize_empty_sector_update(CS& cs, const UpdateShape& shape, const Upda
   using update_detail::alloc_path;
   using update_detail::as_booleans;
   if constexpr (CS::kValues) {
-    if (!w) throw Error(ErrorCode::kInvalidArgument, "empty-sector-update circuit: no witness in a value mode");
+    if (!w)
+      throw Error(ErrorCode::kInvalidArgument, "empty-sector-update circuit: no witness in a value mode");
     check_update_witness(shape, *w);
   }
   const Fr zero = Fr::zero();
@@ -221,17 +222,17 @@ void synthesize_empty_sector_update(CS& cs, const UpdateShape& shape, const Upda
     AllocatedNum leaf_r_new = label_r_new(cs, leaf_r_old, leaf_d_new, rho);
     if constexpr (CS::kValues) {
       if (leaf_r_new.value != cw->leaf_r_new)
-        throw Error(ErrorCode::kInvalidArgument,
-                    "empty-sector-update witness: challenge " + std::to_string(ci) +
-                        ": leaf_r_new is not leaf_r_old + leaf_d_new·rho");
+        throw Error(ErrorCode::kInvalidArgument, "empty-sector-update witness: challenge " +
+                                                     std::to_string(ci) +
+                                                     ": leaf_r_new is not leaf_r_old + leaf_d_new·rho");
     }
 
     auto path_r_old = alloc_path(cs, tr, tr.levels(), cw ? &cw->path_r_old : nullptr);
-    por_no_challenge_input<PoseidonHasher>(cs, tr, std::span<const Boolean>(c_booleans), leaf_r_old, path_r_old,
-                                           root_r_old);
+    por_no_challenge_input<PoseidonHasher>(cs, tr, std::span<const Boolean>(c_booleans), leaf_r_old,
+                                           path_r_old, root_r_old);
     auto path_r_new = alloc_path(cs, tr, tr.levels(), cw ? &cw->path_r_new : nullptr);
-    por_no_challenge_input<PoseidonHasher>(cs, tr, std::span<const Boolean>(c_booleans), leaf_r_new, path_r_new,
-                                           root_r_new);
+    por_no_challenge_input<PoseidonHasher>(cs, tr, std::span<const Boolean>(c_booleans), leaf_r_new,
+                                           path_r_new, root_r_new);
 
     AllocatedNum apex_leaf = select(cs, std::span<const AllocatedNum>(apex_leafs),
                                     std::span<const Boolean>(c_booleans).subspan(to_apex, abl));

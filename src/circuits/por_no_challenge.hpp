@@ -19,11 +19,13 @@ namespace cuzk::circuits {
 /// Error(kInvalidArgument) when path's levels or sibling counts differ from the shape or bits does
 /// not hold exactly the shape's index bits (upstream's asserts).
 template <class Hasher, class CS>
-void por_no_challenge_input(CS& cs, const TreeShape& shape, std::span<const Boolean> bits, const AllocatedNum& leaf,
-                            std::span<const std::vector<AllocatedNum>> path, const AllocatedNum& root) {
+void por_no_challenge_input(CS& cs, const TreeShape& shape, std::span<const Boolean> bits,
+                            const AllocatedNum& leaf, std::span<const std::vector<AllocatedNum>> path,
+                            const AllocatedNum& root) {
   if (path.size() != shape.levels())
     throw Error(ErrorCode::kInvalidArgument, "por_no_challenge_input: " + std::to_string(path.size()) +
-                                                 " path levels for a tree of " + std::to_string(shape.levels()));
+                                                 " path levels for a tree of " +
+                                                 std::to_string(shape.levels()));
   AllocatedNum cur = leaf;
   size_t at = 0;
   for (size_t level = 0; level < shape.levels(); level++) {
@@ -36,8 +38,8 @@ void por_no_challenge_input(CS& cs, const TreeShape& shape, std::span<const Bool
     if (at + nbits > bits.size())
       throw Error(ErrorCode::kInvalidArgument, "por_no_challenge_input: " + std::to_string(bits.size()) +
                                                    " index bits are too few for the tree");
-    std::vector<AllocatedNum> children = insert(cs, cur, bits.subspan(at, nbits),
-                                                std::span<const AllocatedNum>(path[level]));
+    std::vector<AllocatedNum> children =
+        insert(cs, cur, bits.subspan(at, nbits), std::span<const AllocatedNum>(path[level]));
     at += nbits;
     cur = Hasher::hash(cs, std::span<const AllocatedNum>(children), level);
   }

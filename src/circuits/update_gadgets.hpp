@@ -38,7 +38,8 @@ std::vector<AllocatedBit> allocated_num_to_allocated_bits(CS& cs, const Allocate
   if constexpr (CS::kValues) x.value.to_canonical(limbs);
   std::vector<AllocatedBit> bits;
   bits.reserve(255);
-  for (int i = 0; i < 255; i++) bits.push_back(AllocatedBit::alloc(cs, ((limbs[i / 64] >> (i % 64)) & 1) != 0));
+  for (int i = 0; i < 255; i++)
+    bits.push_back(AllocatedBit::alloc(cs, ((limbs[i / 64] >> (i % 64)) & 1) != 0));
   cs.enforce([&](Lc& a, Lc& b, Lc& c) {
     Fr pow2 = Fr::one();
     for (const AllocatedBit& bit : bits) {
@@ -92,7 +93,8 @@ std::vector<std::vector<AllocatedBit>> gen_challenge_bits(CS& cs, const Allocate
       c.add(digest_index.var);
     });
     const AllocatedNum pre[2] = {comm_r_new, digest_index};
-    AllocatedNum digest = poseidon_hash(cs, std::span<const AllocatedNum>(pre), poseidon_constants_gen_randomness());
+    AllocatedNum digest =
+        poseidon_hash(cs, std::span<const AllocatedNum>(pre), poseidon_constants_gen_randomness());
     std::vector<AllocatedBit> bits = allocated_num_to_allocated_bits(cs, digest);
     const uint32_t take = j + 1 == digests ? challenges - (uint32_t)out.size() : per_digest;
     for (uint32_t i = 0; i < take; i++)
@@ -111,8 +113,9 @@ AllocatedNum get_challenge_high_bits(CS& cs, std::span<const Boolean> c_bits,
                                      std::span<const AllocatedBit> h_select_bits,
                                      const std::array<uint32_t, N>& hs) {
   if (h_select_bits.size() != N)
-    throw Error(ErrorCode::kInvalidArgument, "get_challenge_high_bits: " + std::to_string(h_select_bits.size()) +
-                                                 " h_select bits for " + std::to_string(N) + " values of h");
+    throw Error(ErrorCode::kInvalidArgument,
+                "get_challenge_high_bits: " + std::to_string(h_select_bits.size()) + " h_select bits for " +
+                    std::to_string(N) + " values of h");
   std::vector<AllocatedNum> terms;
   for (size_t i = 0; i < N; i++) {
     AllocatedNum c_high = pack_bits(cs, c_bits.subspan(c_bits.size() - hs[i]));

@@ -77,7 +77,8 @@ class BincodeReader {
     return x;
   }
   // A path of `levels` levels whose level i has arity(first + i).
-  void path(const TreeShape& t, size_t first, size_t levels, std::vector<PathLevel>& out, const std::string& where) {
+  void path(const TreeShape& t, size_t first, size_t levels, std::vector<PathLevel>& out,
+            const std::string& where) {
     const uint64_t n = uint(8, where + ".path length");
     if (n != levels)
       fail(where, std::to_string(n) + " path levels, the tree has " + std::to_string(levels) + " here");
@@ -88,7 +89,8 @@ class BincodeReader {
       if (m + 1 != arity)
         fail(w, std::to_string(m) + " sibling hashes for a level of arity " + std::to_string(arity));
       PathLevel pl;
-      for (uint64_t s = 0; s < m; s++) pl.siblings.push_back(domain(w + ".hashes[" + std::to_string(s) + "]"));
+      for (uint64_t s = 0; s < m; s++)
+        pl.siblings.push_back(domain(w + ".hashes[" + std::to_string(s) + "]"));
       const uint64_t index = uint(8, w + ".index");
       if (index >= arity) fail(w, "index " + std::to_string(index) + " for arity " + std::to_string(arity));
       pl.index = (uint32_t)index;
@@ -197,7 +199,8 @@ std::vector<std::vector<Fr>> apex_tree(const std::vector<Fr>& leafs) {
   while (rows.back().size() > 1) {
     const std::vector<Fr>& cur = rows.back();
     std::vector<Fr> next;
-    for (size_t i = 0; i + 1 < cur.size(); i += 2) next.push_back(sha256_of_nodes(std::span<const Fr>(&cur[i], 2)));
+    for (size_t i = 0; i + 1 < cur.size(); i += 2)
+      next.push_back(sha256_of_nodes(std::span<const Fr>(&cur[i], 2)));
     rows.push_back(std::move(next));
   }
   return rows;
@@ -256,23 +259,30 @@ void verify_update_partition(const UpdateShape& shape, uint32_t k, uint32_t h, c
   const std::vector<std::vector<Fr>> apex = apex_tree(p.apex_leafs);
   const Fr root_r_old = p.challenge_proofs[0].proof_r_old.root;
   const Fr root_r_new = p.challenge_proofs[0].proof_r_new.root;
-  if (poseidon2(p.comm_c, root_r_old) != comms.comm_r_old) fail("comm_r_old is not Poseidon2(comm_c, root_r_old)");
-  if (poseidon2(p.comm_c, root_r_new) != comms.comm_r_new) fail("comm_r_new is not Poseidon2(comm_c, root_r_new)");
+  if (poseidon2(p.comm_c, root_r_old) != comms.comm_r_old)
+    fail("comm_r_old is not Poseidon2(comm_c, root_r_old)");
+  if (poseidon2(p.comm_c, root_r_new) != comms.comm_r_new)
+    fail("comm_r_new is not Poseidon2(comm_c, root_r_new)");
   const Fr phi = circuits::update_phi(comms.comm_d_new, comms.comm_r_old);
   const std::vector<uint64_t> challenges = circuits::update_challenges(shape, comms.comm_r_new, k);
   const uint32_t shr = shape.challenge_bit_len - h;
   const uint32_t apex_height = shape.challenge_bit_len - shape.partition_bit_len - shape.apex_leaf_bit_len;
   for (size_t i = 0; i < challenges.size(); i++) {
     const UpdateChallengeProof& c = p.challenge_proofs[i];
-    const std::string at = "challenge " + std::to_string(i) + " (node " + std::to_string(challenges[i]) + "): ";
+    const std::string at =
+        "challenge " + std::to_string(i) + " (node " + std::to_string(challenges[i]) + "): ";
     if (c.proof_r_old.path_index() != challenges[i] || c.proof_d_new.path_index() != challenges[i] ||
         c.proof_r_new.path_index() != challenges[i])
       fail(at + "an opening is not at the challenged node");
-    if (c.proof_r_old.root != root_r_old || c.proof_d_new.root != comms.comm_d_new || c.proof_r_new.root != root_r_new)
+    if (c.proof_r_old.root != root_r_old || c.proof_d_new.root != comms.comm_d_new ||
+        c.proof_r_new.root != root_r_new)
       fail(at + "an opening has another root");
-    if (root_of(c.proof_r_old, false) != root_r_old) fail(at + "tree R old opening does not hash to its root");
-    if (root_of(c.proof_d_new, true) != comms.comm_d_new) fail(at + "tree D new opening does not hash to comm_d_new");
-    if (root_of(c.proof_r_new, false) != root_r_new) fail(at + "tree R new opening does not hash to its root");
+    if (root_of(c.proof_r_old, false) != root_r_old)
+      fail(at + "tree R old opening does not hash to its root");
+    if (root_of(c.proof_d_new, true) != comms.comm_d_new)
+      fail(at + "tree D new opening does not hash to comm_d_new");
+    if (root_of(c.proof_r_new, false) != root_r_new)
+      fail(at + "tree R new opening does not hash to its root");
     const Fr rho = circuits::update_rho(phi, challenges[i] >> shr);
     if (c.proof_r_old.leaf + c.proof_d_new.leaf * rho != c.proof_r_new.leaf)
       fail(at + "the new label is not label_r_old + label_d_new·rho");
@@ -335,7 +345,8 @@ FakeUpdate make_fake_update(const std::string& sector_size, uint64_t seed, uint3
     UpdatePartitionProof p;
     p.comm_c = comm_c;
     const std::vector<Fr>& row = tree_d_new.rows[apex_row];
-    p.apex_leafs.assign(row.begin() + size_t(k) * s.apex_leaf_count, row.begin() + size_t(k + 1) * s.apex_leaf_count);
+    p.apex_leafs.assign(row.begin() + size_t(k) * s.apex_leaf_count,
+                        row.begin() + size_t(k + 1) * s.apex_leaf_count);
     for (uint64_t c : circuits::update_challenges(s, f.comms.comm_r_new, k))
       p.challenge_proofs.push_back({tree_r_old.open(c), tree_d_new.open(c), tree_r_new.open(c)});
     f.partitions.push_back(std::move(p));

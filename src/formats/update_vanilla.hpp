@@ -35,7 +35,7 @@ struct UpdateChallengeProof {
 /// One partition's vanilla proof (vanilla.rs `PartitionProof`).
 struct UpdatePartitionProof {
   Fr comm_c;
-  std::vector<Fr> apex_leafs;                       ///< apex_leaf_count
+  std::vector<Fr> apex_leafs;                          ///< apex_leaf_count
   std::vector<UpdateChallengeProof> challenge_proofs;  ///< challenge_count
 };
 
@@ -51,7 +51,8 @@ std::vector<uint8_t> write_update_partition_proof(const UpdatePartitionProof& p)
 /// leaves and challenge proofs, each Merkle proof's variant, levels and sibling counts, every Domain
 /// a canonical field element, no bytes left over. Throws Error(kInvalidArgument) whose message starts
 /// with `source` and names the part (e.g. "<source>: challenge_proofs[3].proof_r_new: …").
-UpdatePartitionProof read_update_partition_proof(std::span<const uint8_t> bytes, const circuits::UpdateShape& shape,
+UpdatePartitionProof read_update_partition_proof(std::span<const uint8_t> bytes,
+                                                 const circuits::UpdateShape& shape,
                                                  const std::string& source);
 
 /// The vanilla verifier (vanilla.rs `EmptySectorUpdate::verify`) of partition k with h: comm_r_old and

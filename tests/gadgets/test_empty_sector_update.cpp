@@ -7,6 +7,7 @@
 #include <random>
 
 #include "circuits/empty_sector_update.hpp"
+#include "engine/update.hpp"
 #include "formats/update_vanilla.hpp"
 #include "gadgets/modes.hpp"
 #include "groth16/cpu_backend.hpp"
@@ -39,7 +40,8 @@ TEST(EmptySectorUpdate, ConstraintCounts32GiB) { EXPECT_EQ(count_update("32GiB")
 
 // gadgets.rs test_gen_challenge_bits_gadget: the gadget's constraints per allowed sector size.
 TEST(EmptySectorUpdate, GenChallengeBitsCounts) {
-  const char* sizes[] = {"1KiB", "2KiB", "4KiB", "8KiB", "16KiB", "32KiB", "8MiB", "16MiB", "512MiB", "32GiB", "64GiB"};
+  const char* sizes[] = {"1KiB", "2KiB",  "4KiB",   "8KiB",  "16KiB", "32KiB",
+                         "8MiB", "16MiB", "512MiB", "32GiB", "64GiB"};
   const size_t expected[] = {568, 568, 568, 568, 568, 568, 568, 568, 4544, 5680, 5680};
   for (size_t i = 0; i < std::size(sizes); i++) {
     const UpdateShape s = update_shape(sizes[i]);
@@ -99,6 +101,21 @@ TEST(EmptySectorUpdate, Shapes) {
   EXPECT_THROW(update_shape_of_nodes(1u << 11), Error);
 }
 
+// rust-fil-proofs parameters.json: the five production SnapDeals keys.
+TEST(EmptySectorUpdate, ParameterFileNames) {
+  const std::string p = "v28-empty-sector-update-merkletree-poseidon_hasher-";
+  EXPECT_EQ(engine::update_param_stem("2KiB"),
+            p + "8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194");
+  EXPECT_EQ(engine::update_param_stem("8MiB"),
+            p + "8-0-0-92180959e1918d26350b8e6cfe217bbdd0a2d8de51ebec269078b364b715ad63");
+  EXPECT_EQ(engine::update_param_stem("512MiB"),
+            p + "8-0-0-61fa69f38b9cc771ba27b670124714b4ea77fbeae05e377fb859c4a43b73a30c");
+  EXPECT_EQ(engine::update_param_stem("32GiB"),
+            p + "8-8-0-3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18");
+  EXPECT_EQ(engine::update_param_stem("64GiB"),
+            p + "8-8-2-102e1444a7e9a97ebf1e3d6855dcc77e66c011ea66f936d9b2c508f87f2f83a7");
+}
+
 TEST(EmptySectorUpdate, GenRandomnessConstantsDifferOnlyByTag) {
   const PoseidonConstants& g = poseidon_constants_gen_randomness();
   const PoseidonConstants& m = poseidon_constants(2);
@@ -129,7 +146,8 @@ TEST(EmptySectorUpdate, PublicInputsAndChallenges) {
     ASSERT_EQ(ch.size(), 86u);
     for (uint64_t x : ch) EXPECT_EQ(x >> 26, k);
   }
-  EXPECT_NE(update_challenges(s, c, 1)[0] & ((1u << 26) - 1), update_challenges(s, c, 2)[0] & ((1u << 26) - 1));
+  EXPECT_NE(update_challenges(s, c, 1)[0] & ((1u << 26) - 1),
+            update_challenges(s, c, 2)[0] & ((1u << 26) - 1));
 }
 
 // The circuit's challenge bits equal update_challenges (gadgets.rs test_gen_challenge_bits_gadget).
@@ -158,8 +176,8 @@ TEST(EmptySectorUpdate, Fake2KiBSatisfiesCircuitInEveryMode) {
   auto run = test::run_modes([&](auto& cs) { synthesize_empty_sector_update(cs, f.shape, &w); });
   EXPECT_EQ(run.constraints, 1705039u);
   ASSERT_EQ(run.witness.inputs.size(), 5u);
-  const std::vector<Fr> pi = update_public_inputs(f.shape, 0, f.h, f.comms.comm_r_old, f.comms.comm_d_new,
-                                                  f.comms.comm_r_new);
+  const std::vector<Fr> pi =
+      update_public_inputs(f.shape, 0, f.h, f.comms.comm_r_old, f.comms.comm_d_new, f.comms.comm_r_new);
   EXPECT_EQ(std::vector<Fr>(run.witness.inputs.begin() + 1, run.witness.inputs.end()), pi);
   // A wrong public input makes a row fail.
   run.witness.inputs[2] += Fr::one();
