@@ -124,10 +124,12 @@ std::vector<UpdatePartitionProof> read_vanilla_json(const std::string& path,
   return out;
 }
 
-int run_fake(const std::string& size, uint64_t seed, uint32_t h, const std::string& out, bool quiet) {
+int run_fake(const std::string& size, uint64_t seed, uint32_t h, bool uniform, const std::string& out,
+             bool quiet) {
   if (size.empty()) throw Error(ErrorCode::kInvalidArgument, "snap fake needs --sector-size");
   const auto t0 = std::chrono::steady_clock::now();
-  const FakeUpdate f = make_fake_update(size, seed, h);
+  const FakeUpdate f =
+      make_fake_update(size, seed, h, uniform ? FakeUpdateData::kUniform : FakeUpdateData::kRandom);
   nlohmann::json arr = nlohmann::json::array();
   for (const UpdatePartitionProof& p : f.partitions)
     arr.push_back(base64_encode(write_update_partition_proof(p)));
@@ -239,8 +241,10 @@ SnapCommands::SnapCommands(CLI::App& app, const std::function<void(CLI::App*)>& 
   snap_->require_subcommand(1);
   const char* sizes = "1KiB … 32KiB, 8MiB, 16MiB, 512MiB, 32GiB or 64GiB";
   fake_ = snap_->add_subcommand("fake", "Write a fake update's vanilla proofs and its .update.json");
-  fake_->add_option("--sector-size", sector_size_,
-                    "Sector size (16MiB at most: the trees are built in memory)");
+  fake_->add_option("--sector-size", sector_size_, sizes);
+  fake_->add_flag(
+      "--uniform", uniform_,
+      "One old label and one data value for the whole sector (any size; random data: 16MiB at most)");
   fake_->add_option("--seed", seed_, "Seed of the sector's random data")->capture_default_str();
   fake_->add_option("--h", h_, "h (default: the size's h_default)");
   fake_->add_option("vanilla", out_, "Output vanilla.json (the commitments go to vanilla.update.json)")
@@ -274,7 +278,7 @@ SnapCommands::SnapCommands(CLI::App& app, const std::function<void(CLI::App*)>& 
 }
 
 std::optional<int> SnapCommands::run(const DeviceChoice& dev, bool quiet) {
-  if (*fake_) return run_fake(sector_size_, seed_, h_, out_, quiet);
+  if (*fake_) return run_fake(sector_size_, seed_, h_, uniform_, out_, quiet);
   if (*setup_) return run_setup(sector_size_, seed_, out_, dev, quiet);
   if (*prove_) return run_prove(vanilla_, update_, params_, vk_, out_, !no_subgroup_check_, dev, quiet);
   if (*verify_) return run_verify(update_, vk_, out_, quiet);

@@ -1,5 +1,5 @@
 // The Filecoin SnapDeals (empty-sector update) subcommands of the `cuzk` CLI, registered by one call:
-//   cuzk snap fake --sector-size 2KiB [--seed S] [--h H] vanilla.json   a fake update's vanilla proofs
+//   cuzk snap fake --sector-size 2KiB [--seed S] [--h H] [--uniform] vanilla.json   a fake update
 //   cuzk snap setup --sector-size 2KiB [--seed S] DIR|out.params         TESTING-ONLY key (+ .vk)
 //   cuzk snap prove --vanilla vanilla.json --update update.json --params FILE [--vk FILE] proof.bin
 //   cuzk snap verify --update update.json --vk FILE proof.bin
@@ -34,7 +34,7 @@ class SnapCommands {
   std::string sector_size_, vanilla_, update_, params_, vk_, out_;
   uint64_t seed_ = 1;
   uint32_t h_ = 0;
-  bool no_subgroup_check_ = false;
+  bool no_subgroup_check_ = false, uniform_ = false;
 };
 
 }  // namespace cuzk::cli

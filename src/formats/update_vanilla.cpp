@@ -2,6 +2,7 @@
 // (see update_vanilla.hpp).
 #include "formats/update_vanilla.hpp"
 
+#include <algorithm>
 #include <random>
 
 #include "hash/fr32.hpp"
@@ -144,36 +145,71 @@ Fr root_of(const C1MerkleProof& p, bool sha) {
   return cur;
 }
 
+// A tree stored level by level as runs of equal nodes: run r of a level holds `count` copies of `value`.
+// Run lengths are powers of two aligned to their length (the leaves' runs are), so a group of `arity`
+// siblings lies inside one run or covers whole runs: a long run hashes to one run of the next level and
+// equal subtrees are hashed once. Random leaves (runs of 1) give an ordinary full tree; leaves equal over
+// long stretches give trees of any size in little memory.
+struct Run {
+  Fr value;
+  uint64_t count = 0;
+};
 struct NativeTree {
   TreeShape shape;
   bool sha = false;
-  std::vector<std::vector<Fr>> rows;  // rows[0] = leaves, rows.back() = {root}
+  std::vector<std::vector<Run>> rows;         // rows[0] = leaves, rows.back() = {root}
+  std::vector<std::vector<uint64_t>> starts;  // starts[level][r] = the first node of run r
 
-  NativeTree(const TreeShape& s, std::vector<Fr> leaves, bool is_sha) : shape(s), sha(is_sha) {
+  NativeTree(const TreeShape& s, std::vector<Run> leaves, bool is_sha) : shape(s), sha(is_sha) {
     rows.push_back(std::move(leaves));
     for (size_t level = 0; level < s.levels(); level++) {
       const uint32_t arity = s.arity(level);
-      const std::vector<Fr>& cur = rows.back();
-      std::vector<Fr> next(cur.size() / arity);
-      for (size_t j = 0; j < next.size(); j++)
-        next[j] = hash_children(std::span<const Fr>(cur).subspan(j * arity, arity), sha);
+      const std::vector<Run>& cur = rows.back();
+      std::vector<Run> next;
+      std::vector<Fr> group;
+      for (const Run& r : cur) {
+        if (r.count >= arity) {
+          const std::vector<Fr> same(arity, r.value);
+          next.push_back({hash_children(same, sha), r.count / arity});
+          continue;
+        }
+        for (uint64_t i = 0; i < r.count; i++) group.push_back(r.value);
+        if (group.size() == arity) {
+          next.push_back({hash_children(group, sha), 1});
+          group.clear();
+        }
+      }
       rows.push_back(std::move(next));
     }
+    for (const std::vector<Run>& row : rows) {
+      std::vector<uint64_t> st;
+      uint64_t at = 0;
+      for (const Run& r : row) {
+        st.push_back(at);
+        at += r.count;
+      }
+      starts.push_back(std::move(st));
+    }
   }
-  const Fr& root() const { return rows.back()[0]; }
-  C1MerkleProof open(uint64_t node) const {
+  const Fr& root() const { return rows.back()[0].value; }
+  const Fr& node(size_t level, uint64_t i) const {
+    const std::vector<uint64_t>& st = starts[level];
+    const size_t r = size_t(std::upper_bound(st.begin(), st.end(), i) - st.begin()) - 1;
+    return rows[level][r].value;
+  }
+  C1MerkleProof open(uint64_t leaf) const {
     C1MerkleProof p;
     p.kind = merkle_proof_kind(shape);
-    p.leaf = rows[0][node];
+    p.leaf = node(0, leaf);
     p.root = root();
-    uint64_t pos = node;
+    uint64_t pos = leaf;
     for (size_t level = 0; level < shape.levels(); level++) {
       const uint32_t arity = shape.arity(level);
       PathLevel pl;
       pl.index = uint32_t(pos % arity);
       const uint64_t first = pos - pl.index;
       for (uint32_t i = 0; i < arity; i++)
-        if (i != pl.index) pl.siblings.push_back(rows[level][first + i]);
+        if (i != pl.index) pl.siblings.push_back(node(level, first + i));
       p.path.push_back(std::move(pl));
       pos /= arity;
     }
@@ -315,38 +351,46 @@ circuits::UpdateWitness update_partition_witness(uint32_t k, uint32_t h, const U
   return w;
 }
 
-FakeUpdate make_fake_update(const std::string& sector_size, uint64_t seed, uint32_t h) {
+FakeUpdate make_fake_update(const std::string& sector_size, uint64_t seed, uint32_t h,
+                            FakeUpdateData data_kind) {
   FakeUpdate f;
   f.shape = circuits::update_shape(sector_size);
   const UpdateShape& s = f.shape;
-  if (s.sector_nodes > (uint64_t{1} << 19))
-    throw Error(ErrorCode::kInvalidArgument,
-                "fake update: " + sector_size + " is too large for in-memory trees (16MiB at most)");
+  const bool random = data_kind == FakeUpdateData::kRandom;
+  if (random && s.sector_nodes > (uint64_t{1} << 19))
+    throw Error(ErrorCode::kInvalidArgument, "fake update: random data of a " + sector_size +
+                                                 " sector is too large for in-memory trees (16MiB at most; "
+                                                 "uniform data has no limit)");
   f.h = h ? h : s.h_default();
   circuits::update_k_and_h_select(s, 0, f.h);  // h allowed
   std::mt19937_64 rng(seed);
-  std::vector<Fr> old_labels(s.sector_nodes), data(s.sector_nodes), new_labels(s.sector_nodes);
-  for (Fr& x : old_labels) x = random_fr(rng);
-  for (Fr& x : data) x = random_fr(rng);
+  // Leaves as runs: one run per node (random), or one run of the whole sector (uniform).
+  const uint64_t run = random ? 1 : s.sector_nodes;
+  std::vector<Run> old_labels, data;
+  for (uint64_t n = 0; n < s.sector_nodes; n += run) old_labels.push_back({random_fr(rng), run});
+  for (uint64_t n = 0; n < s.sector_nodes; n += run) data.push_back({random_fr(rng), run});
   const Fr comm_c = random_fr(rng);
   const NativeTree tree_r_old(s.tree_r, old_labels, false);
   const NativeTree tree_d_new(s.tree_d, data, true);
   f.comms.comm_r_old = poseidon2(comm_c, tree_r_old.root());
   f.comms.comm_d_new = tree_d_new.root();
   const Fr phi = circuits::update_phi(f.comms.comm_d_new, f.comms.comm_r_old);
+  // label_r_new = label_r_old + data·rho(node >> shr): rho is constant over runs of 2^shr nodes.
   const uint32_t shr = s.challenge_bit_len - f.h;
-  std::vector<Fr> rhos(size_t{1} << f.h);
-  for (size_t i = 0; i < rhos.size(); i++) rhos[i] = circuits::update_rho(phi, i);
-  for (uint64_t n = 0; n < s.sector_nodes; n++) new_labels[n] = old_labels[n] + data[n] * rhos[n >> shr];
+  const uint64_t rho_run = uint64_t{1} << shr, step = std::min(run, rho_run);
+  std::vector<Run> new_labels;
+  for (uint64_t n = 0; n < s.sector_nodes; n += step) {
+    const Fr rho = circuits::update_rho(phi, n >> shr);
+    new_labels.push_back({tree_r_old.node(0, n) + tree_d_new.node(0, n) * rho, step});
+  }
   const NativeTree tree_r_new(s.tree_r, new_labels, false);
   f.comms.comm_r_new = poseidon2(comm_c, tree_r_new.root());
   const size_t apex_row = s.challenge_bit_len - s.partition_bit_len - s.apex_leaf_bit_len;
   for (uint32_t k = 0; k < s.partition_count; k++) {
     UpdatePartitionProof p;
     p.comm_c = comm_c;
-    const std::vector<Fr>& row = tree_d_new.rows[apex_row];
-    p.apex_leafs.assign(row.begin() + size_t(k) * s.apex_leaf_count,
-                        row.begin() + size_t(k + 1) * s.apex_leaf_count);
+    for (uint64_t i = 0; i < s.apex_leaf_count; i++)
+      p.apex_leafs.push_back(tree_d_new.node(apex_row, uint64_t{k} * s.apex_leaf_count + i));
     for (uint64_t c : circuits::update_challenges(s, f.comms.comm_r_new, k))
       p.challenge_proofs.push_back({tree_r_old.open(c), tree_d_new.open(c), tree_r_new.open(c)});
     f.partitions.push_back(std::move(p));

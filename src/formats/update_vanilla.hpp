@@ -69,16 +69,23 @@ void verify_update_partition(const circuits::UpdateShape& shape, uint32_t k, uin
 circuits::UpdateWitness update_partition_witness(uint32_t k, uint32_t h, const UpdateCommitments& comms,
                                                  const UpdatePartitionProof& p);
 
-/// A fake update of a sector of `shape` (tests and benchmarks): random old replica labels, new data
-/// and comm_c drawn from `seed`; full trees R old, D new and R new (label_r_new = label_r_old +
-/// data·rho(phi, node >> (bits − h))); the commitments; and every partition's vanilla proof with h.
-/// Trees are held in memory: sizes up to 16 MiB only (Error(kInvalidArgument) above).
+/// The data of a fake update: random old labels and new data at every node (full trees, sizes up to
+/// 16 MiB), or one random old label and one random data value for the whole sector (trees of any size
+/// in little memory: the new labels differ only where rho does, by the nodes' h high bits).
+enum class FakeUpdateData { kRandom, kUniform };
+
+/// A fake update (tests and benchmarks): old labels, new data and comm_c drawn from `seed` as
+/// `data` says; trees R old, D new and R new (label_r_new = label_r_old + data·rho(phi, node >> (bits −
+/// h))); the commitments; and every partition's vanilla proof with h (0: the size's h_default). Throws
+/// Error(kInvalidArgument) for an unknown size, an h the size does not allow, or random data above
+/// 16 MiB.
 struct FakeUpdate {
   circuits::UpdateShape shape;
   uint32_t h = 0;
   UpdateCommitments comms;
   std::vector<UpdatePartitionProof> partitions;
 };
-FakeUpdate make_fake_update(const std::string& sector_size, uint64_t seed, uint32_t h = 0);
+FakeUpdate make_fake_update(const std::string& sector_size, uint64_t seed, uint32_t h = 0,
+                            FakeUpdateData data = FakeUpdateData::kRandom);
 
 }  // namespace cuzk
