@@ -13,12 +13,16 @@ grep -q "1705039 constraints" "$WORK/out" || fail "snap r1cs: not upstream's 1,7
 expect_exit 0 "snap fake" -- "$CUZK" -q snap fake --sector-size 2KiB --seed 3 v.json
 [ -s v.json ] && [ -s v.update.json ] || fail "snap fake wrote no vanilla.json or .update.json"
 mkdir params
+t0=$(date +%s)
 expect_exit 0 "snap setup" -- "$CUZK" -q snap setup --sector-size 2KiB --seed 9 params
+echo "   setup: $(($(date +%s) - t0)) s"
 P=$(ls params/v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194.params)
 V="${P%.params}.vk"
 [ -s "$V" ] || fail "snap setup wrote no .vk next to $P"
+t0=$(date +%s)
 expect_exit 0 "snap prove" -- "$CUZK" -q snap prove --vanilla v.json --update v.update.json --params "$P" \
   --vk "$V" --no-subgroup-check proof.bin
+echo "   prove (one partition, verified): $(($(date +%s) - t0)) s"
 [ "$(stat -c %s proof.bin)" = 192 ] || fail "proof is not one 192-byte partition"
 expect_exit 0 "snap verify" -- "$CUZK" snap verify --update v.update.json --vk "$V" proof.bin
 
@@ -45,9 +49,12 @@ expect_exit 2 "two partitions for 2 KiB" -- "$CUZK" -q snap prove --vanilla two.
 expect_err_contains "2 partition proofs"; no_output two
 expect_exit 2 "a changed apex leaf" -- "$CUZK" -q snap prove --vanilla apex.json --update v.update.json --params "$P" --no-subgroup-check out.bin
 expect_err_contains "apex"; no_output apex
-sed 's/"2KiB"/"8MiB"/' v.update.json > size.json
+python3 -c 'import json; u = json.load(open("v.update.json")); u.update(sector_size="8MiB", h=10); json.dump(u, open("size.json", "w"))'
 expect_exit 2 "a sector size the proofs do not have" -- "$CUZK" -q snap prove --vanilla v.json --update size.json --params "$P" --no-subgroup-check out.bin
-expect_err_contains "v.json"; no_output size
+expect_err_contains "v.json"; expect_err_contains "4"; no_output size
+python3 -c 'import json; u = json.load(open("v.update.json")); u.update(h=10); json.dump(u, open("h.json", "w"))'
+expect_exit 2 "an h the size does not allow" -- "$CUZK" -q snap verify --update h.json --vk "$V" proof.bin
+expect_err_contains "h.json"; expect_err_contains "h = 10"
 expect_exit 2 "unknown sector size" -- "$CUZK" -q snap r1cs --sector-size 3KiB
 expect_err_contains "3KiB"
 echo "OK"
