@@ -183,7 +183,8 @@ int run_prove(const std::string& vanilla, const std::string& update, const std::
   std::unique_ptr<ProverBackend> backend = make_backend(dev);
   std::vector<Groth16Proof> proofs;
   for (uint32_t k = 0; k < parts.size(); k++) {
-    const std::vector<Fr> w = engine::update_partition_witness_values(u.shape, k, u.h, u.comms, parts[k]);
+    const std::vector<Fr> w =
+        engine::update_partition_witness_values(u.shape, k, u.h, u.comms, parts[k], pool);
     std::vector<Assignment> one;
     one.push_back(synthesize(cs, w, pool));
     ProveResult res = std::move(prove_finalize(prove_start(key, std::move(one), *backend))[0]);

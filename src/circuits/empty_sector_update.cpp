@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "hash/poseidon.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::circuits {
 namespace {
@@ -159,6 +160,37 @@ void check_update_witness(const UpdateShape& shape, const UpdateWitness& w) {
         fail("challenge " + std::to_string(ci) +
              ": tree D path's partition levels differ from challenge 0's");
   }
+}
+
+std::vector<Fr> update_witness(const UpdateShape& shape, const UpdateWitness& w, ThreadPool& pool) {
+  CountCs count;
+  const UpdateTop blank = synthesize_update_top(count, shape, nullptr);
+  const uint32_t n_inputs = count.num_inputs(), top_aux = count.num_aux();
+  synthesize_update_challenge(count, shape, blank, 0, nullptr);
+  const uint32_t per = count.num_aux() - top_aux;
+  WitnessCs cs;
+  const UpdateTop top = synthesize_update_top(cs, shape, &w);
+  const Witness& t = cs.witness();
+  if (t.inputs.size() != n_inputs || t.aux.size() != top_aux || count.num_inputs() != n_inputs)
+    throw Error(ErrorCode::kInternal, "update_witness: the top level's layout differs from its count");
+  std::vector<Fr> out(size_t(n_inputs) + top_aux + size_t(per) * shape.challenge_count);
+  std::copy(t.inputs.begin(), t.inputs.end(), out.begin());
+  std::copy(t.aux.begin(), t.aux.end(), out.begin() + n_inputs);
+  const std::span<Fr> aux = std::span<Fr>(out).subspan(n_inputs);
+  pool.parallel_for(
+      shape.challenge_count,
+      [&](size_t begin, size_t end) {
+        for (size_t ci = begin; ci < end; ci++) {
+          const uint32_t first = top_aux + uint32_t(ci) * per;
+          WitnessCs block = WitnessCs::slice(aux.subspan(first, per), first, std::span<Fr>(), n_inputs);
+          synthesize_update_challenge(block, shape, top, uint32_t(ci), &w.challenges[ci]);
+          if (block.num_aux() != first + per || block.num_inputs() != n_inputs)
+            throw Error(ErrorCode::kInternal,
+                        "update_witness: challenge " + std::to_string(ci) + " allocated another layout");
+        }
+      },
+      1);
+  return out;
 }
 
 }  // namespace cuzk::circuits

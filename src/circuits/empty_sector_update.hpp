@@ -21,6 +21,10 @@
 #include "circuits/update_gadgets.hpp"
 #include "hash/poseidon_constants.hpp"
 
+namespace cuzk {
+class ThreadPool;
+}
+
 namespace cuzk::circuits {
 
 /// The public parameters of one sector size (storage-proofs-update src/vanilla.rs `PublicParams`,
@@ -127,16 +131,22 @@ inline std::vector<Boolean> as_booleans(std::span<const AllocatedBit> bits) {
 
 }  // namespace update_detail
 
-/// Synthesizes one partition of `shape` (circuit.rs `EmptySectorUpdateCircuit::synthesize`), in
-/// upstream's order: k_and_h_select (input) and its bits, the packed partition, comm_r_old, comm_d_new,
+/// What the challenges of a partition use of its top level (the variables and their values).
+struct UpdateTop {
+  std::vector<AllocatedBit> partition_bits, h_select_bits;
+  AllocatedNum phi, root_r_old, root_r_new;
+  std::vector<AllocatedNum> apex_leafs;
+  std::vector<std::vector<AllocatedBit>> generated;  ///< each challenge's random bits
+};
+
+/// The top level of one partition (circuit.rs `EmptySectorUpdateCircuit::synthesize` up to the
+/// challenge loop): k_and_h_select (input) and its bits, the packed partition, comm_r_old, comm_d_new,
 /// comm_r_new (inputs), phi, comm_c, root_r_old, root_r_new, the apex leaves and the partition path,
-/// comm_r_old/new = Poseidon2(comm_c, root_r_old/new), the apex tree's inclusion in comm_d_new, the
-/// challenge bits, then per challenge rho, the new label, trees R old and new, the apex-leaf selection
-/// and tree D up to it. `w` is required in the value modes and ignored otherwise; it is checked with
-/// check_update_witness (Error(kInvalidArgument)).
+/// comm_r_old/new = Poseidon2(comm_c, root_r_old/new), the apex tree's inclusion in comm_d_new and the
+/// challenges' bits. Every public input is allocated here. `w` is required in the value modes and
+/// ignored otherwise; it is checked with check_update_witness (Error(kInvalidArgument)).
 template <class CS>
-void synthesize_empty_sector_update(CS& cs, const UpdateShape& shape, const UpdateWitness* w) {
-  using update_detail::alloc_path;
+UpdateTop synthesize_update_top(CS& cs, const UpdateShape& shape, const UpdateWitness* w) {
   using update_detail::as_booleans;
   if constexpr (CS::kValues) {
     if (!w)
@@ -144,7 +154,7 @@ void synthesize_empty_sector_update(CS& cs, const UpdateShape& shape, const Upda
     check_update_witness(shape, *w);
   }
   const Fr zero = Fr::zero();
-  const uint32_t pbl = shape.partition_bit_len, cbl = shape.challenge_bit_len, abl = shape.apex_leaf_bit_len;
+  const uint32_t pbl = shape.partition_bit_len, cbl = shape.challenge_bit_len;
 
   // k_and_h_select: one public input, and its partition_bit_len + 6 low bits.
   const Fr khs = CS::kValues ? update_k_and_h_select(shape, w->k, w->h) : zero;
@@ -164,8 +174,8 @@ void synthesize_empty_sector_update(CS& cs, const UpdateShape& shape, const Upda
     b.add(kOne);
     c.add(k_and_h_select.var);
   });
-  const std::vector<AllocatedBit> partition_bits(khs_bits.begin(), khs_bits.begin() + pbl);
-  const std::vector<AllocatedBit> h_select_bits(khs_bits.begin() + pbl, khs_bits.end());
+  std::vector<AllocatedBit> partition_bits(khs_bits.begin(), khs_bits.begin() + pbl);
+  std::vector<AllocatedBit> h_select_bits(khs_bits.begin() + pbl, khs_bits.end());
   const std::vector<Boolean> partition_booleans = as_booleans(partition_bits);
   AllocatedNum partition = pack_bits(cs, std::span<const Boolean>(partition_booleans));
 
@@ -202,45 +212,74 @@ void synthesize_empty_sector_update(CS& cs, const UpdateShape& shape, const Upda
 
   apex_por(cs, apex_leafs, partition_booleans, partition_path, comm_d_new);
 
-  const std::vector<std::vector<AllocatedBit>> generated =
+  std::vector<std::vector<AllocatedBit>> generated =
       gen_challenge_bits(cs, comm_r_new, partition, shape.challenge_count, shape.random_bits_per_challenge());
-
-  const TreeShape& tr = shape.tree_r;
-  const uint32_t to_apex = cbl - pbl - abl;  // tree-D levels below the apex leaves
-  for (uint32_t ci = 0; ci < shape.challenge_count; ci++) {
-    const UpdateChallengeWitness* cw = CS::kValues ? &w->challenges[ci] : nullptr;
-    std::vector<AllocatedBit> c_bits = generated[ci];
-    c_bits.insert(c_bits.end(), partition_bits.begin(), partition_bits.end());
-    const std::vector<Boolean> c_booleans = as_booleans(c_bits);
-
-    AllocatedNum c_high = get_challenge_high_bits(cs, c_booleans, h_select_bits, shape.hs);
-    const AllocatedNum rho_pre[2] = {phi, c_high};
-    AllocatedNum rho = poseidon_hash(cs, std::span<const AllocatedNum>(rho_pre), gen);
-
-    AllocatedNum leaf_r_old = AllocatedNum::alloc(cs, [&] { return cw->leaf_r_old; });
-    AllocatedNum leaf_d_new = AllocatedNum::alloc(cs, [&] { return cw->leaf_d_new; });
-    AllocatedNum leaf_r_new = label_r_new(cs, leaf_r_old, leaf_d_new, rho);
-    if constexpr (CS::kValues) {
-      if (leaf_r_new.value != cw->leaf_r_new)
-        throw Error(ErrorCode::kInvalidArgument, "empty-sector-update witness: challenge " +
-                                                     std::to_string(ci) +
-                                                     ": leaf_r_new is not leaf_r_old + leaf_d_new·rho");
-    }
-
-    auto path_r_old = alloc_path(cs, tr, tr.levels(), cw ? &cw->path_r_old : nullptr);
-    por_no_challenge_input<PoseidonHasher>(cs, tr, std::span<const Boolean>(c_booleans), leaf_r_old,
-                                           path_r_old, root_r_old);
-    auto path_r_new = alloc_path(cs, tr, tr.levels(), cw ? &cw->path_r_new : nullptr);
-    por_no_challenge_input<PoseidonHasher>(cs, tr, std::span<const Boolean>(c_booleans), leaf_r_new,
-                                           path_r_new, root_r_new);
-
-    AllocatedNum apex_leaf = select(cs, std::span<const AllocatedNum>(apex_leafs),
-                                    std::span<const Boolean>(c_booleans).subspan(to_apex, abl));
-    auto path_to_apex = alloc_path(cs, shape.tree_d, to_apex, cw ? &cw->path_d_new : nullptr);
-    const TreeShape below_apex{2, to_apex, 0, 0};
-    por_no_challenge_input<Sha256Hasher>(cs, below_apex, std::span<const Boolean>(c_booleans).first(to_apex),
-                                         leaf_d_new, path_to_apex, apex_leaf);
-  }
+  return {partition_bits,        h_select_bits,       phi, root_r_old, root_r_new,
+          std::move(apex_leafs), std::move(generated)};
 }
+
+/// Challenge `ci` of a partition (the body of circuit.rs's challenge loop): rho = Poseidon_gen(phi,
+/// the challenge's h high bits), the leaves, label_r_new, trees R old and new, the apex-leaf selection
+/// and tree D up to it. Allocates aux variables only, the same number for every challenge, and refers
+/// only to its own and the top level's variables, so challenges can be made apart (update_witness).
+/// `cw` is required in the value modes (Error(kInvalidArgument) when its new label is wrong).
+template <class CS>
+void synthesize_update_challenge(CS& cs, const UpdateShape& shape, const UpdateTop& top, uint32_t ci,
+                                 const UpdateChallengeWitness* cw) {
+  using update_detail::alloc_path;
+  using update_detail::as_booleans;
+  const uint32_t to_apex = shape.challenge_bit_len - shape.partition_bit_len - shape.apex_leaf_bit_len;
+  const uint32_t abl = shape.apex_leaf_bit_len;
+  const TreeShape& tr = shape.tree_r;
+  std::vector<AllocatedBit> c_bits = top.generated[ci];
+  c_bits.insert(c_bits.end(), top.partition_bits.begin(), top.partition_bits.end());
+  const std::vector<Boolean> c_booleans = as_booleans(c_bits);
+
+  AllocatedNum c_high = get_challenge_high_bits(cs, c_booleans, top.h_select_bits, shape.hs);
+  const AllocatedNum rho_pre[2] = {top.phi, c_high};
+  AllocatedNum rho =
+      poseidon_hash(cs, std::span<const AllocatedNum>(rho_pre), poseidon_constants_gen_randomness());
+
+  AllocatedNum leaf_r_old = AllocatedNum::alloc(cs, [&] { return cw->leaf_r_old; });
+  AllocatedNum leaf_d_new = AllocatedNum::alloc(cs, [&] { return cw->leaf_d_new; });
+  AllocatedNum leaf_r_new = label_r_new(cs, leaf_r_old, leaf_d_new, rho);
+  if constexpr (CS::kValues) {
+    if (leaf_r_new.value != cw->leaf_r_new)
+      throw Error(ErrorCode::kInvalidArgument, "empty-sector-update witness: challenge " +
+                                                   std::to_string(ci) +
+                                                   ": leaf_r_new is not leaf_r_old + leaf_d_new·rho");
+  }
+
+  auto path_r_old = alloc_path(cs, tr, tr.levels(), cw ? &cw->path_r_old : nullptr);
+  por_no_challenge_input<PoseidonHasher>(cs, tr, std::span<const Boolean>(c_booleans), leaf_r_old, path_r_old,
+                                         top.root_r_old);
+  auto path_r_new = alloc_path(cs, tr, tr.levels(), cw ? &cw->path_r_new : nullptr);
+  por_no_challenge_input<PoseidonHasher>(cs, tr, std::span<const Boolean>(c_booleans), leaf_r_new, path_r_new,
+                                         top.root_r_new);
+
+  AllocatedNum apex_leaf = select(cs, std::span<const AllocatedNum>(top.apex_leafs),
+                                  std::span<const Boolean>(c_booleans).subspan(to_apex, abl));
+  auto path_to_apex = alloc_path(cs, shape.tree_d, to_apex, cw ? &cw->path_d_new : nullptr);
+  const TreeShape below_apex{2, to_apex, 0, 0};
+  por_no_challenge_input<Sha256Hasher>(cs, below_apex, std::span<const Boolean>(c_booleans).first(to_apex),
+                                       leaf_d_new, path_to_apex, apex_leaf);
+}
+
+/// Synthesizes one partition of `shape` (circuit.rs `EmptySectorUpdateCircuit::synthesize`) in
+/// upstream's order: synthesize_update_top, then every challenge (synthesize_update_challenge). `w` is
+/// required in the value modes and ignored otherwise; it is checked (Error(kInvalidArgument)).
+template <class CS>
+void synthesize_empty_sector_update(CS& cs, const UpdateShape& shape, const UpdateWitness* w) {
+  const UpdateTop top = synthesize_update_top(cs, shape, w);
+  for (uint32_t ci = 0; ci < shape.challenge_count; ci++)
+    synthesize_update_challenge(cs, shape, top, ci, CS::kValues ? &w->challenges[ci] : nullptr);
+}
+
+/// The witness of one partition, inputs ‖ aux (Montgomery form, [0] = ONE), equal to what
+/// synthesize_empty_sector_update computes in witness mode, made on `pool`: the top level on the
+/// calling thread, then the challenges in parallel, each writing its own slice of the aux values
+/// (every challenge allocates the same number, counted once per call). Throws Error(kInvalidArgument)
+/// when `w` does not fit the shape.
+std::vector<Fr> update_witness(const UpdateShape& shape, const UpdateWitness& w, ThreadPool& pool);
 
 }  // namespace cuzk::circuits

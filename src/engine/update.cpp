@@ -35,20 +35,15 @@ ConstraintSystem update_constraint_system(const std::string& sector_size) {
 }
 
 std::vector<Fr> update_partition_witness_values(const circuits::UpdateShape& shape, uint32_t k, uint32_t h,
-                                                const UpdateCommitments& comms,
-                                                const UpdatePartitionProof& p) {
-  const circuits::UpdateWitness w = update_partition_witness(k, h, comms, p);
-  circuits::WitnessCs cs;
-  circuits::synthesize_empty_sector_update(cs, shape, &w);
-  circuits::Witness values = cs.take_witness();
+                                                const UpdateCommitments& comms, const UpdatePartitionProof& p,
+                                                ThreadPool& pool) {
+  const std::vector<Fr> full =
+      circuits::update_witness(shape, update_partition_witness(k, h, comms, p), pool);
   const std::vector<Fr> want =
       circuits::update_public_inputs(shape, k, h, comms.comm_r_old, comms.comm_d_new, comms.comm_r_new);
-  if (values.inputs.size() != want.size() + 1 ||
-      !std::equal(want.begin(), want.end(), values.inputs.begin() + 1))
+  if (full.size() <= want.size() || !std::equal(want.begin(), want.end(), full.begin() + 1))
     throw Error(ErrorCode::kInternal, "empty-sector-update partition " + std::to_string(k) +
                                           ": the circuit's public inputs differ from the independent ones");
-  std::vector<Fr> full = std::move(values.inputs);
-  full.insert(full.end(), values.aux.begin(), values.aux.end());
   return full;
 }
 

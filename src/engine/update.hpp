@@ -27,12 +27,12 @@ std::string update_param_stem(const std::string& sector_size);
 /// rows appended). Throws Error(kInvalidArgument) for an unknown size.
 ConstraintSystem update_constraint_system(const std::string& sector_size);
 
-/// The witness (inputs ‖ aux, Montgomery form) of partition k of an update with `h`: the circuit
-/// synthesized in witness mode from the vanilla proof, its inputs checked against
+/// The witness (inputs ‖ aux, Montgomery form) of partition k of an update with `h`, made on `pool`
+/// from the vanilla proof (circuits::update_witness), its inputs checked against
 /// circuits::update_public_inputs. Throws Error(kInvalidArgument) when the proof does not fit the
 /// shape, Error(kInternal) when the circuit's inputs differ from the independent ones.
 std::vector<Fr> update_partition_witness_values(const circuits::UpdateShape& shape, uint32_t k, uint32_t h,
-                                                const UpdateCommitments& comms,
-                                                const UpdatePartitionProof& p);
+                                                const UpdateCommitments& comms, const UpdatePartitionProof& p,
+                                                ThreadPool& pool);
 
 }  // namespace cuzk::engine

@@ -10,6 +10,7 @@
 #include "formats/update_vanilla.hpp"
 #include "gadgets/modes.hpp"
 #include "hash/poseidon.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::circuits {
 namespace {
@@ -174,6 +175,11 @@ TEST(EmptySectorUpdate, Fake2KiBSatisfiesCircuitInEveryMode) {
   const std::vector<Fr> pi =
       update_public_inputs(f.shape, 0, f.h, f.comms.comm_r_old, f.comms.comm_d_new, f.comms.comm_r_new);
   EXPECT_EQ(std::vector<Fr>(run.witness.inputs.begin() + 1, run.witness.inputs.end()), pi);
+  // The parallel witness is the same.
+  ThreadPool pool(3);
+  std::vector<Fr> full = run.witness.inputs;
+  full.insert(full.end(), run.witness.aux.begin(), run.witness.aux.end());
+  EXPECT_EQ(update_witness(f.shape, w, pool), full);
   // A wrong public input makes a row fail.
   run.witness.inputs[2] += Fr::one();
   EXPECT_TRUE(run.recording.first_unsatisfied(run.witness).has_value());
@@ -191,6 +197,10 @@ TEST(EmptySectorUpdate, Fake16KiBTwoPartitionsSatisfyCircuit) {
   EXPECT_EQ(cs.num_constraints(), 6300021u);
   EXPECT_FALSE(cs.first_unsatisfied().has_value());
   EXPECT_EQ(cs.witness().inputs[1], update_k_and_h_select(f.shape, 1, f.h));
+  ThreadPool pool(2);
+  std::vector<Fr> full = cs.witness().inputs;
+  full.insert(full.end(), cs.witness().aux.begin(), cs.witness().aux.end());
+  EXPECT_EQ(update_witness(f.shape, w, pool), full);
   // Partition 1's proof is not partition 0's.
   EXPECT_THROW(verify_update_partition(f.shape, 0, f.h, f.comms, f.partitions[1], "fake"), Error);
 }
