@@ -34,8 +34,8 @@ struct UpdateChallengeProof {
 
 /// One partition's vanilla proof (vanilla.rs `PartitionProof`).
 struct UpdatePartitionProof {
-  Fr comm_c;
-  std::vector<Fr> apex_leafs;                          ///< apex_leaf_count
+  Fr comm_c;                   ///< the sector's comm_c (tree C's root), shared by the old and the new comm_r
+  std::vector<Fr> apex_leafs;  ///< apex_leaf_count
   std::vector<UpdateChallengeProof> challenge_proofs;  ///< challenge_count
 };
 
@@ -65,7 +65,8 @@ void verify_update_partition(const circuits::UpdateShape& shape, uint32_t k, uin
                              const std::string& source);
 
 /// The circuit's witness of partition k (compound.rs `circuit`): the commitments, comm_c, the roots of
-/// challenge 0's tree-R proofs, the apex leaves and every challenge's leaves and paths.
+/// challenge 0's tree-R proofs, the apex leaves and every challenge's leaves and paths. Throws
+/// Error(kInvalidArgument) when `p` has no challenge proofs (the shape is checked by the circuit).
 circuits::UpdateWitness update_partition_witness(uint32_t k, uint32_t h, const UpdateCommitments& comms,
                                                  const UpdatePartitionProof& p);
 
