@@ -1,5 +1,6 @@
 #include "snap_commands.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -235,6 +236,31 @@ int run_r1cs(const std::string& size) {
 }
 
 }  // namespace
+
+SnapJobFiles read_snap_job_files(const std::string& vanilla_json, const std::string& update_json) {
+  const UpdateFile u = read_update_json(update_json);
+  SnapJobFiles f;
+  const std::vector<std::string>& sizes = engine::update_sector_sizes();
+  const auto it = std::find(sizes.begin(), sizes.end(), u.shape.name);
+  if (it == sizes.end())
+    throw Error(ErrorCode::kInvalidArgument,
+                update_json + ": sector_size: " + u.shape.name + " has no Filecoin SnapDeals parameters");
+  f.registered_proof = uint64_t(it - sizes.begin());
+  f.sector_size = u.shape.sector_nodes * 32;
+  f.comm_r_old = fr_to_bytes(u.comms.comm_r_old);
+  f.comm_r_new = fr_to_bytes(u.comms.comm_r_new);
+  f.comm_d_new = fr_to_bytes(u.comms.comm_d_new);
+  const std::vector<uint8_t> bytes = read_file_bytes(vanilla_json);
+  const nlohmann::json j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
+  if (j.is_discarded() || !j.is_array())
+    throw Error(ErrorCode::kInvalidFile, vanilla_json + ": not a JSON array of base64 partition proofs");
+  for (size_t k = 0; k < j.size(); k++) {
+    const std::string where = vanilla_json + ": [" + std::to_string(k) + "]";
+    if (!j[k].is_string()) throw Error(ErrorCode::kInvalidFile, where + ": not a base64 string");
+    f.vanilla_proofs.push_back(base64_decode(j[k].get<std::string>(), where));
+  }
+  return f;
+}
 
 SnapCommands::SnapCommands(CLI::App& app, const std::function<void(CLI::App*)>& add_device_options) {
   snap_ = app.add_subcommand("snap",

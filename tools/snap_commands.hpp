@@ -10,14 +10,29 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "backend_select.hpp"
 
 namespace cuzk::cli {
+
+/// What a SNAP_DEALS_UPDATE request carries, read from `snap fake`'s files (`cuzk client --snap`).
+struct SnapJobFiles {
+  std::vector<std::vector<uint8_t>> vanilla_proofs;  ///< each partition's bincode bytes (base64-decoded)
+  uint64_t registered_proof = 0;                     ///< RegisteredUpdateProof: 0 = 2 KiB … 4 = 64 GiB
+  uint64_t sector_size = 0;                          ///< bytes
+  std::array<uint8_t, 32> comm_r_old{}, comm_r_new{}, comm_d_new{};
+};
+/// Reads vanilla.json (a JSON array of base64 strings, sent as they decode; not parsed further, so that
+/// the daemon's own checks answer) and update.json (sector size and commitments). Throws
+/// Error(kInvalidFile) naming the file and the problem; Error(kInvalidArgument) for a size without
+/// Filecoin SnapDeals parameters.
+SnapJobFiles read_snap_job_files(const std::string& vanilla_json, const std::string& update_json);
 
 /// Registers `snap …` on `app`.
 class SnapCommands {

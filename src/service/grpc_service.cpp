@@ -30,7 +30,8 @@ Status error_status(const std::exception& e) {
 
 class ProvingService final : public v1::ProvingEngine::Service {
  public:
-  ProvingService(engine::Engine& e, PorepJobs& porep) : engine_(e), porep_(porep) {}
+  ProvingService(engine::Engine& e, PorepJobs& porep, SnapJobs& snap)
+      : engine_(e), porep_(porep), snap_(snap) {}
 
   Status SubmitProof(ServerContext*, const v1::SubmitProofRequest* req,
                      v1::SubmitProofResponse* resp) override {
@@ -133,11 +134,13 @@ class ProvingService final : public v1::ProvingEngine::Service {
   Status submit(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
     v1::ProofKind kind = req.proof_kind();
     if (kind == v1::POREP_SEAL_COMMIT) return submit_porep(req, resp);
+    if (kind == v1::SNAP_DEALS_UPDATE) return submit_snap(req, resp);
     if (kind != v1::PROOF_KIND_UNSPECIFIED && kind != v1::CIRCOM_GROTH16 && kind != v1::BELLPERSON_GROTH16)
       return Status(
           StatusCode::UNIMPLEMENTED,
           "proof kind " + v1::ProofKind_Name(kind) +
               " (Filecoin vanilla proofs) is not supported yet: this daemon proves POREP_SEAL_COMMIT, "
+              "SNAP_DEALS_UPDATE, "
               "and CIRCOM_GROTH16 or BELLPERSON_GROTH16 with circuit_id and witnesses");
     if (req.circuit_id().empty()) return Status(StatusCode::INVALID_ARGUMENT, "circuit_id is empty");
     if (req.witnesses_size() == 0)
@@ -183,6 +186,35 @@ class ProvingService final : public v1::ProvingEngine::Service {
       const std::string& c1 = req.vanilla_proof();
       jr = porep_.job(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(c1.data()), c1.size()),
                       req.registered_proof(), req.sector_size(), req.sector_number());
+    } catch (const Error& e) {
+      return Status(
+          e.code() == ErrorCode::kIo ? StatusCode::FAILED_PRECONDITION : StatusCode::INVALID_ARGUMENT,
+          e.what());
+    } catch (const std::exception& e) {
+      return Status(StatusCode::INTERNAL, e.what());
+    }
+    jr.request_id = req.request_id();
+    const int pr = req.priority();
+    jr.priority = pr >= 1 && pr <= 4 ? engine::Priority(pr) : engine::Priority::kNormal;
+    return enqueue(std::move(jr), resp);
+  }
+
+  /// A SNAP_DEALS_UPDATE job (Curio's fields): every partition proof is parsed and checked here, so that
+  /// a bad one is refused at once (INVALID_ARGUMENT naming it); missing parameters are FAILED_PRECONDITION.
+  Status submit_snap(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
+    if (!req.circuit_id().empty() || req.witnesses_size() > 0 || !req.vanilla_proof().empty())
+      return Status(StatusCode::INVALID_ARGUMENT,
+                    "a SNAP_DEALS_UPDATE job takes one partition proof per element of vanilla_proofs, not "
+                    "vanilla_proof, circuit_id or witnesses");
+    auto bytes = [](const std::string& s) {
+      return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+    };
+    engine::JobRequest jr;
+    try {
+      std::vector<std::span<const uint8_t>> parts;
+      for (const std::string& p : req.vanilla_proofs()) parts.push_back(bytes(p));
+      jr = snap_.job(parts, req.registered_proof(), req.sector_size(), bytes(req.comm_r_old()),
+                     bytes(req.comm_r_new()), bytes(req.comm_d_new()));
     } catch (const Error& e) {
       return Status(
           e.code() == ErrorCode::kIo ? StatusCode::FAILED_PRECONDITION : StatusCode::INVALID_ARGUMENT,
@@ -269,12 +301,14 @@ class ProvingService final : public v1::ProvingEngine::Service {
 
   engine::Engine& engine_;
   PorepJobs& porep_;
+  SnapJobs& snap_;
 };
 
 }  // namespace
 
-std::unique_ptr<v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine, PorepJobs& porep) {
-  return std::make_unique<ProvingService>(engine, porep);
+std::unique_ptr<v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine, PorepJobs& porep,
+                                                              SnapJobs& snap) {
+  return std::make_unique<ProvingService>(engine, porep, snap);
 }
 
 }  // namespace cuzk::service
