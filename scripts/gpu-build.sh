@@ -27,11 +27,11 @@ export PATH="$PATH:/usr/local/cuda/bin"
 # without .git: pass the sender's `git describe --always --dirty`), else git describe here, else "unknown".
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCUZK_CUDA_ARCHS=90 -DCUZK_BENCH=OFF \
   -DCUZK_SERVICE=OFF -DCUZK_GIT_COMMIT="${CUZK_GIT_COMMIT:-}" >/dev/null
-targets=(cuzk_gpu_tests cuzk_gpu_bench cuzk_supraseal cuzk_supraseal_fixture cuzk_supraseal_abi_test)
+targets=(cuzk_gpu_tests cuzk_gpu_bench cuzk_supraseal cuzk_supraseal_fixture cuzk_supraseal_abi_test cuzk_supraseal_bench)
 [ "${WITH_CLI:-1}" = 1 ] && targets+=(cuzk_cli)
 ninja -k 0 -C build-gpu "${targets[@]}"
 mkdir -p .gpu
 cp build-gpu/tests/cuzk_gpu_tests build-gpu/tests/cuzk_gpu_bench build-gpu/libcuzk_supraseal.so \
-  build-gpu/tests/cuzk_supraseal_fixture build-gpu/tests/cuzk_supraseal_abi_test .gpu/
+  build-gpu/tests/cuzk_supraseal_fixture build-gpu/tests/cuzk_supraseal_abi_test build-gpu/tests/cuzk_supraseal_bench .gpu/
 [ -x build-gpu/cuzk ] && cp build-gpu/cuzk .gpu/ || true
 echo "gpu-build done: $(ls .gpu)"

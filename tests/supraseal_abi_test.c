@@ -5,123 +5,13 @@
  * DIR holds what `supraseal_fixture --out DIR` made (circuit.params, the assignment files, meta.txt).
  * The test proves PARTITIONS partitions (all with the fixture's witness) per call through the
  * synchronous call and the split calls (start several, finalize in reverse order, destroy one unfinished),
- * after evict_SRS and through a clone of a dropped handle, and writes each call's proofs to
+ * with the caller's buffers overwritten and freed between start and finalize (the library reads a, b,
+ * c and aux in place, never writes them, and only until start returns), after evict_SRS and through a
+ * clone of a dropped handle, and writes each call's proofs to
  * DIR/NAME.proofs and its blinding scalars to DIR/NAME.blind for `supraseal_fixture --check`. Then it
  * checks that bad input (wrong popcounts and sizes, NULL pointers, a bad gpu_index, an unsatisfied
  * witness, a missing file) comes back as a RustError with a code and a message. Exit 0 on success. */
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-typedef struct {
-  uint64_t l[4];
-} fr_t;
-typedef struct {
-  uint64_t l[6];
-} fp_t;
-typedef struct {
-  fp_t x, y;
-} g1_affine_t;
-typedef struct {
-  fp_t x_c0, x_c1, y_c0, y_c1;
-} g2_affine_t;
-typedef struct {
-  g1_affine_t a;
-  g2_affine_t b;
-  g1_affine_t c;
-} groth16_proof;
-typedef struct {
-  int code;
-  char* message;
-} RustError;
-typedef struct {
-  const void* ptr;
-} SRS;
-typedef struct {
-  const uint64_t* a_aux_density;
-  size_t a_aux_bit_len;
-  size_t a_aux_popcount;
-  const uint64_t* b_inp_density;
-  size_t b_inp_bit_len;
-  size_t b_inp_popcount;
-  const uint64_t* b_aux_density;
-  size_t b_aux_bit_len;
-  size_t b_aux_popcount;
-  const fr_t* a;
-  const fr_t* b;
-  const fr_t* c;
-  size_t abc_size;
-  const fr_t* inp_assignment_data;
-  size_t inp_assignment_size;
-  const fr_t* aux_assignment_data;
-  size_t aux_assignment_size;
-} Assignment;
-
-_Static_assert(sizeof(fr_t) == 32, "fr_t");
-_Static_assert(sizeof(groth16_proof) == 384, "groth16_proof");
-_Static_assert(sizeof(Assignment) == 17 * 8, "Assignment");
-
-RustError create_SRS(SRS* ret, const char* srs_path, bool cache);
-void evict_SRS(const SRS* ref);
-void drop_SRS(SRS* ref);
-SRS clone_SRS(const SRS* rhs);
-void* create_gpu_mutex(void);
-void destroy_gpu_mutex(void* mtx);
-RustError generate_groth16_proofs_c(const Assignment provers[], size_t num_circuits, const fr_t r_s[],
-                                    const fr_t s_s[], groth16_proof proofs[], SRS* srs, void* gpu_mtx,
-                                    int gpu_index);
-RustError generate_groth16_proofs_start_c(const Assignment provers[], size_t num_circuits, const fr_t r_s[],
-                                          const fr_t s_s[], SRS* srs, void* gpu_mtx, int gpu_index,
-                                          void** pending_out);
-RustError finalize_groth16_proof_c(void* handle, groth16_proof proofs[]);
-void destroy_pending_proof(void* handle);
-
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    if (!(cond)) {                                         \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                        \
-      fprintf(stderr, "\n");                               \
-      exit(1);                                             \
-    }                                                      \
-  } while (0)
-
-static const char* dir;
-
-/* Reads DIR/name; its size must be `bytes`. */
-static void* load(const char* name, size_t bytes) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE* f = fopen(path, "rb");
-  CHECK(f, "cannot open %s", path);
-  void* p = malloc(bytes ? bytes : 1);
-  CHECK(p, "out of memory");
-  CHECK(fread(p, 1, bytes, f) == bytes && fgetc(f) == EOF, "%s: not %zu bytes", path, bytes);
-  fclose(f);
-  return p;
-}
-
-static void save(const char* name, const char* ext, const void* data, size_t bytes) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s.%s", dir, name, ext);
-  FILE* f = fopen(path, "wb");
-  CHECK(f && fwrite(data, 1, bytes, f) == bytes && fclose(f) == 0, "cannot write %s", path);
-}
-
-/* k blinding scalars: arbitrary raw Montgomery words below r (top limb < 2^60 < r's top limb). */
-static uint64_t rng_state = 0x5eed;
-static void random_fr(fr_t* out, size_t k) {
-  for (size_t i = 0; i < k; i++)
-    for (int j = 0; j < 4; j++) {
-      uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-      out[i].l[j] = (z ^ (z >> 31)) >> (j == 3 ? 4 : 0);
-    }
-}
+#include "supraseal_abi.h"
 
 /* A successful call's proofs and blinding go to DIR/name.proofs and DIR/name.blind. */
 static void keep(const char* name, const groth16_proof* proofs, const fr_t* r, const fr_t* s, size_t k) {
@@ -136,6 +26,24 @@ static void keep(const char* name, const groth16_proof* proofs, const fr_t* r, c
   memcpy(rs + k, s, k * sizeof *s);
   save(name, "blind", rs, 2 * k * sizeof *rs);
   free(rs);
+}
+
+/* FNV-1a of the bytes of a, b, c and aux: the library must never write the caller's buffers. */
+static uint64_t digest(const Assignment* a) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  const void* parts[4] = {a->a, a->b, a->c, a->aux_assignment_data};
+  const size_t sizes[4] = {a->abc_size * 32, a->abc_size * 32, a->abc_size * 32, a->aux_assignment_size * 32};
+  for (int k = 0; k < 4; k++)
+    for (size_t i = 0; i < sizes[k]; i++) h = (h ^ ((const uint8_t*)parts[k])[i]) * 0x100000001b3ull;
+  return h;
+}
+
+/* A copy of n bytes at p in fresh memory. */
+static void* dup(const void* p, size_t n) {
+  void* q = malloc(n ? n : 1);
+  CHECK(q, "out of memory");
+  memcpy(q, p, n);
+  return q;
 }
 
 static void ok(RustError e, const char* what) {
@@ -161,35 +69,9 @@ int main(int argc, char** argv) {
   const size_t P = (size_t)strtoul(argv[2], NULL, 10);
   CHECK(P >= 2, "PARTITIONS must be at least 2");
 
-  size_t log_n, abc, n_inp, n_aux, pa, pbi, pba;
-  {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/meta.txt", dir);
-    FILE* f = fopen(path, "r");
-    CHECK(f && fscanf(f, "%zu %zu %zu %zu %zu %zu %zu", &log_n, &abc, &n_inp, &n_aux, &pa, &pbi, &pba) == 7,
-          "cannot read %s", path);
-    fclose(f);
-  }
-  const size_t aux_words = (n_aux + 63) / 64, inp_words = (n_inp + 63) / 64;
-  Assignment base = {
-      load("a_aux.bin", aux_words * 8),
-      n_aux,
-      pa,
-      load("b_inp.bin", inp_words * 8),
-      n_inp,
-      pbi,
-      load("b_aux.bin", aux_words * 8),
-      n_aux,
-      pba,
-      load("a.bin", abc * 32),
-      load("b.bin", abc * 32),
-      load("c.bin", abc * 32),
-      abc,
-      load("inputs.bin", n_inp * 32),
-      n_inp,
-      load("aux.bin", n_aux * 32),
-      n_aux,
-  };
+  FixtureMeta m;
+  const Assignment base = load_fixture(&m);
+  const size_t log_n = m.log_n, abc = m.abc, n_aux = m.n_aux, aux_words = (n_aux + 63) / 64;
   Assignment* provers = malloc(P * sizeof *provers);
   groth16_proof* proofs = malloc(P * sizeof *proofs);
   groth16_proof* proofs2 = malloc(P * sizeof *proofs2);
@@ -208,9 +90,39 @@ int main(int argc, char** argv) {
   fails(create_SRS(&srs, NULL, true), 1, "NULL", "create_SRS(NULL path)");
   ok(create_SRS(&srs, params, true), "create_SRS");
 
-  /* synchronous, the library's own mutex */
+  /* synchronous, the library's own mutex; the caller's buffers are read, never written */
+  const uint64_t before = digest(&base);
   ok(generate_groth16_proofs_c(provers, P, r, s, proofs, &srs, NULL, 0), "generate_groth16_proofs_c");
+  CHECK(digest(&base) == before, "the call wrote into the caller's a, b, c or aux");
   keep("sync", proofs, r, s, P);
+
+  /* split, with the caller's a, b, c, aux overwritten and freed before finalize: the proofs must equal
+   * the synchronous call's (same r, s), so nothing after the start reads them */
+  {
+    Assignment own = base;
+    own.a = dup(base.a, abc * 32);
+    own.b = dup(base.b, abc * 32);
+    own.c = dup(base.c, abc * 32);
+    own.aux_assignment_data = dup(base.aux_assignment_data, n_aux * 32);
+    Assignment* mine = malloc(P * sizeof *mine);
+    CHECK(mine, "out of memory");
+    for (size_t i = 0; i < P; i++) mine[i] = own;
+    void* h = NULL;
+    ok(generate_groth16_proofs_start_c(mine, P, r, s, &srs, NULL, 0, &h), "start (buffers freed after)");
+    memset((void*)own.a, 0xa5, abc * 32);
+    memset((void*)own.b, 0xa5, abc * 32);
+    memset((void*)own.c, 0xa5, abc * 32);
+    memset((void*)own.aux_assignment_data, 0xa5, n_aux * 32);
+    free((void*)own.a);
+    free((void*)own.b);
+    free((void*)own.c);
+    free((void*)own.aux_assignment_data);
+    free(mine);
+    ok(finalize_groth16_proof_c(h, proofs2), "finalize (buffers freed)");
+    CHECK(memcmp(proofs, proofs2, P * sizeof *proofs) == 0,
+          "the proofs of a start whose buffers were freed before finalize differ from the synchronous ones");
+    printf("ok   %-28s -> proofs equal the synchronous call's\n", "buffers freed before finalize");
+  }
 
   /* split: three calls started under the caller's mutex, the last destroyed unfinished, the others
    * finalized in reverse order; the first uses the synchronous call's r, s, so its proofs must match */
@@ -326,14 +238,8 @@ int main(int argc, char** argv) {
   free(proofs2);
   free(r);
   free(s);
-  free((void*)base.a_aux_density);
-  free((void*)base.b_inp_density);
-  free((void*)base.b_aux_density);
-  free((void*)base.a);
-  free((void*)base.b);
-  free((void*)base.c);
-  free((void*)base.inp_assignment_data);
-  free((void*)base.aux_assignment_data);
+  Assignment owned = base;
+  free_fixture(&owned);
   printf("supraseal_abi_test: %zu partitions per call, all calls as expected\n", P);
   return 0;
 }

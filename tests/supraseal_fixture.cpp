@@ -9,6 +9,11 @@
 //     a_aux.bin, b_inp.bin, b_aux.bin (u64 bitmap words), and meta.txt:
 //     "log_n abc_size n_inputs n_aux a_aux_popcount b_inp_popcount b_aux_popcount".
 //
+//   supraseal_fixture --log2 K --seed S --out DIR --no-setup
+//     the same without the setup: DIR/circuit.params and circuit.vk come from elsewhere (for large K,
+//     `cuzk setup --synthetic porep --log2 K --seed S --device gpu DIR/circuit.params`, which makes the
+//     same circuit for the same seed).
+//
 //   supraseal_fixture --log2 K --seed S --out DIR --check NAME...
 //     for each NAME, reads DIR/NAME.proofs (k groth16_proof structs of 384 bytes) and DIR/NAME.blind
 //     (k r values then k s values, fr_t), verifies every proof with DIR/circuit.vk (read_vk + verify)
@@ -60,12 +65,14 @@ struct Fixture {
       : circuit(synthetic_porep(log2, seed, pool)), asg(synthesize(circuit.cs, circuit.witness, pool)) {}
 };
 
-void make(int log2, uint64_t seed, const fs::path& dir, ThreadPool& pool) {
+void make(int log2, uint64_t seed, const fs::path& dir, bool with_setup, ThreadPool& pool) {
   Fixture fx(log2, seed, pool);
   const ConstraintSystem& cs = fx.circuit.cs;
-  const ProvingKey key = setup(cs, ToxicWaste::from_seed(seed), pool);
-  write_params(dir / "circuit.params", key, &pool);
-  write_vk(dir / "circuit.vk", key);
+  if (with_setup) {
+    const ProvingKey key = setup(cs, ToxicWaste::from_seed(seed), pool);
+    write_params(dir / "circuit.params", key, &pool);
+    write_vk(dir / "circuit.vk", key);
+  }
   const Assignment& a = fx.asg;
   const size_t abc = std::max({cs.a.rows(), cs.b.rows(), cs.c.rows()});
   write_raw(dir / "a.bin", a.a.data(), abc * sizeof(Fr));
@@ -119,10 +126,13 @@ int run(int argc, char** argv) {
   uint64_t seed = 0;
   fs::path dir;
   std::vector<std::string> names;
-  bool checking = false;
+  bool checking = false, with_setup = true;
+  const char* usage = "usage: supraseal_fixture --log2 K --seed S --out DIR [--no-setup | --check NAME...]\n";
   for (int i = 1; i < argc; i++) {
     const std::string a = argv[i];
-    if (a == "--check") {
+    if (a == "--no-setup" && !checking) {
+      with_setup = false;
+    } else if (a == "--check") {
       checking = true;
     } else if (checking) {
       names.push_back(a);
@@ -133,18 +143,18 @@ int run(int argc, char** argv) {
     } else if (i + 1 < argc && a == "--out") {
       dir = argv[++i];
     } else {
-      std::cerr << "usage: supraseal_fixture --log2 K --seed S --out DIR [--check NAME...]\n";
+      std::cerr << usage;
       return 2;
     }
   }
-  if (dir.empty() || log2 == 0 || (checking && names.empty())) {
-    std::cerr << "usage: supraseal_fixture --log2 K --seed S --out DIR [--check NAME...]\n";
+  if (dir.empty() || log2 == 0 || (checking && (names.empty() || !with_setup))) {
+    std::cerr << usage;
     return 2;
   }
   ThreadPool pool;
   if (!checking) {
     fs::create_directories(dir);
-    make(log2, seed, dir, pool);
+    make(log2, seed, dir, with_setup, pool);
     return 0;
   }
   const Fixture fx(log2, seed, pool);

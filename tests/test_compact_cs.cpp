@@ -21,7 +21,7 @@ namespace {
 using random_rows::random_cs;
 using random_rows::random_witness;
 
-bool same_bytes(const BigVector<Fr>& x, const BigVector<Fr>& y) {
+bool same_bytes(std::span<const Fr> x, std::span<const Fr> y) {
   // (memcmp of empty vectors: their data() may be null, which memcmp must not be given)
   return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(Fr)) == 0);
 }

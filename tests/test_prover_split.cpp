@@ -140,7 +140,7 @@ TEST(Groth16Split, DroppedWithoutFinalizeReleasesEverything) {
 
 TEST(Groth16Split, ErrorsInStartLeaveNothingRunning) {
   std::vector<Assignment> parts = partitions(2);
-  parts[1].aux.pop_back();  // wrong shape: nothing starts
+  parts[1].aux.vec().pop_back();  // wrong shape: nothing starts
   try {
     prove_start(mimc().key, std::move(parts), cpu());
     FAIL() << "a bad shape was accepted";
@@ -167,7 +167,7 @@ TEST(Groth16Split, ErrorsInFinalize) {
   }
   // a witness that does not satisfy the circuit fails in finalize, naming the partition
   std::vector<Assignment> parts = partitions(2);
-  parts[1].aux[5] += Fr::one();
+  parts[1].aux.vec()[5] += Fr::one();
   try {
     prove_finalize(prove_start(mimc().key, std::move(parts), cpu()));
     FAIL() << "a wrong witness became a proof";

@@ -1,9 +1,14 @@
 // SupraSeal C2's C ABI (include/cuzk/supraseal_c2.h, docs/SUPRASEAL_ABI.md) on cuzk's split prover
-// (groth16/prover.hpp): start = copy each Assignment into a cuzk::Assignment (a, b, c zero-padded to the
-// key's domain, density bitmaps, inputs, aux), then prove_start under the GPU mutex; finalize =
-// prove_finalize. Built into libcuzk_supraseal.so only (CMakeLists.txt), which exports the ten functions
-// of the header and nothing else (supraseal.map). Every exception is caught and returned as a RustError.
+// (groth16/prover.hpp): start = a cuzk::Assignment per ABI Assignment that borrows the caller's a, b, c and
+// aux (no copies: the backend stages them to the GPU itself, overlapped with its kernels; the rows past
+// abc_size are zeroed on the device) and copies the small density bitmaps and inputs, then prove_start
+// under the GPU mutex; finalize = prove_finalize. With the environment variable CUZK_TIMING set (and not
+// "0"), every call prints "CUZK_TIMING: …" lines with its stage times to stderr, as SupraSeal's do.
+// Built into libcuzk_supraseal.so only (CMakeLists.txt), which exports the ten functions of the header and
+// nothing else (supraseal.map). Every exception is caught and returned as a RustError.
+#include <chrono>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -44,6 +49,31 @@ using cuzk::Error;
 using cuzk::ErrorCode;
 
 [[noreturn]] void invalid(const std::string& msg) { throw Error(ErrorCode::kInvalidArgument, msg); }
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+/// Whether CUZK_TIMING asks for the per-call stage lines (read once).
+bool timing() {
+  static const bool on = [] {
+    const char* v = std::getenv("CUZK_TIMING");
+    return v && *v && std::string(v) != "0";
+  }();
+  return on;
+}
+
+/// One "CUZK_TIMING: <fn> key=value …" line on stderr.
+void timing_line(const char* fn, const std::string& fields) {
+  std::fprintf(stderr, "CUZK_TIMING: %s %s\n", fn, fields.c_str());
+}
+
+std::string ms_field(const std::string& name, double ms) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.1f", ms);
+  return " " + name + "_ms=" + buf;
+}
 
 /// Runs f; turns every exception into a RustError whose message starts with the function's name.
 template <class F>
@@ -246,16 +276,15 @@ cuzk::Density density(const char* name, const uint64_t* words, size_t bits, size
   return d;
 }
 
-/// count scalars from p (NULL allowed only when count is 0), zero-padded to `size`.
-cuzk::BigVector<cuzk::Fr> scalars(const char* name, const fr_t* p, size_t count, size_t size) {
+/// The caller's `count` scalars at p, borrowed (NULL allowed only when count is 0).
+cuzk::Scalars borrowed(const char* name, const fr_t* p, size_t count) {
   if (count && !p) invalid(std::string(name) + " is NULL");
-  cuzk::BigVector<cuzk::Fr> v(size);
-  if (count) std::memcpy(v.data(), p, count * sizeof(fr_t));
-  std::memset(static_cast<void*>(v.data() + count), 0, (size - count) * sizeof(fr_t));
-  return v;
+  return cuzk::Scalars::borrow(reinterpret_cast<const cuzk::Fr*>(p), count);
 }
 
-/// The cuzk::Assignment of one ABI Assignment for `key`. Throws Error(kInvalidArgument) naming the field.
+/// The cuzk::Assignment of one ABI Assignment for `key`: a, b, c and aux borrow the caller's buffers (read
+/// until prove_start returns), the density bitmaps and inputs are copied (small). Throws
+/// Error(kInvalidArgument) naming the field.
 cuzk::Assignment convert(const Assignment& in, const cuzk::ProvingKey& key) {
   const size_t n = key.domain_size();
   if (in.abc_size > n)
@@ -274,19 +303,22 @@ cuzk::Assignment convert(const Assignment& in, const cuzk::ProvingKey& key) {
   out.b_inp = density("b_inp", in.b_inp_density, in.b_inp_bit_len, in.b_inp_popcount, key.n_inputs, "inputs");
   out.b_aux =
       density("b_aux", in.b_aux_density, in.b_aux_bit_len, in.b_aux_popcount, key.n_aux, "aux variables");
-  out.a = scalars("a", in.a, in.abc_size, n);
-  out.b = scalars("b", in.b, in.abc_size, n);
-  out.c = scalars("c", in.c, in.abc_size, n);
+  out.a = borrowed("a", in.a, in.abc_size);
+  out.b = borrowed("b", in.b, in.abc_size);
+  out.c = borrowed("c", in.c, in.abc_size);
   if (!in.inp_assignment_data) invalid("inp_assignment_data is NULL");
   out.inputs.resize(key.n_inputs);
   std::memcpy(static_cast<void*>(out.inputs.data()), in.inp_assignment_data, key.n_inputs * sizeof(fr_t));
-  out.aux = scalars("aux_assignment_data", in.aux_assignment_data, key.n_aux, key.n_aux);
+  out.aux = borrowed("aux_assignment_data", in.aux_assignment_data, key.n_aux);
   return out;
 }
 
-/// generate_groth16_proofs_start_c's work: the pending proof of the call.
-std::unique_ptr<cuzk::PendingProof> start(const Assignment provers[], size_t num_circuits, const fr_t r_s[],
-                                          const fr_t s_s[], SRS* srs, void* gpu_mtx, int gpu_index) {
+/// generate_groth16_proofs_start_c's work: the pending proof of the call (`fn` names the call in the
+/// CUZK_TIMING line).
+std::unique_ptr<cuzk::PendingProof> start(const char* fn, const Assignment provers[], size_t num_circuits,
+                                          const fr_t r_s[], const fr_t s_s[], SRS* srs, void* gpu_mtx,
+                                          int gpu_index) {
+  const auto t0 = Clock::now();
   const LoadedSrs& params = loaded(srs);
   if (num_circuits == 0) invalid("num_circuits is 0");
   if (!provers || !r_s || !s_s)
@@ -306,18 +338,36 @@ std::unique_ptr<cuzk::PendingProof> start(const Assignment provers[], size_t num
       throw Error(e.code(), "circuit " + std::to_string(i) + ": " + e.what());
     }
   }
+  const double prepare_ms = ms_since(t0);
   std::mutex& m = gpu_mtx ? *static_cast<std::mutex*>(gpu_mtx) : dev.lock;
-  std::lock_guard<std::mutex> held(m);
-  return std::make_unique<cuzk::PendingProof>(
+  auto t = Clock::now();
+  std::unique_lock<std::mutex> held(m);
+  const double wait_ms = ms_since(t);
+  t = Clock::now();
+  auto pending = std::make_unique<cuzk::PendingProof>(
       cuzk::prove_start(params.key, std::move(parts), *dev.backend, opt));
+  held.unlock();
+  if (timing())
+    timing_line(fn, "num_circuits=" + std::to_string(num_circuits) + " gpu=" + std::to_string(gpu_index) +
+                        ms_field("prepare", prepare_ms) + ms_field("mutex_wait", wait_ms) +
+                        ms_field("mutex_held", ms_since(t)) + ms_field("total", ms_since(t0)));
+  return pending;
 }
 
 /// finalize_groth16_proof_c's work; `pending` is consumed.
-void finalize(std::unique_ptr<cuzk::PendingProof> pending, groth16_proof proofs[]) {
+void finalize(const char* fn, std::unique_ptr<cuzk::PendingProof> pending, groth16_proof proofs[]) {
   if (!proofs) invalid("proofs is NULL");
+  const auto t0 = Clock::now();
   std::vector<cuzk::ProveResult> res = cuzk::prove_finalize(std::move(*pending));
   for (size_t i = 0; i < res.size(); i++)
     std::memcpy(static_cast<void*>(&proofs[i]), &res[i].proof, sizeof(groth16_proof));
+  if (!timing()) return;
+  for (size_t i = 0; i < res.size(); i++) {  // the backend's stages of each circuit, then its epilogue
+    std::string fields = "circuit=" + std::to_string(i);
+    for (const auto& [name, ms] : res[i].stages) fields += ms_field(name, ms);
+    timing_line(fn, fields);
+  }
+  timing_line(fn, "num_circuits=" + std::to_string(res.size()) + ms_field("finalize", ms_since(t0)));
 }
 
 }  // namespace
@@ -366,7 +416,8 @@ RustError generate_groth16_proofs_c(const Assignment provers[], size_t num_circu
                                     int gpu_index) {
   return guard("generate_groth16_proofs_c", [&] {
     if (!proofs) invalid("proofs is NULL");
-    finalize(start(provers, num_circuits, r_s, s_s, srs, gpu_mtx, gpu_index), proofs);
+    const char* fn = "generate_groth16_proofs_c";
+    finalize(fn, start(fn, provers, num_circuits, r_s, s_s, srs, gpu_mtx, gpu_index), proofs);
   });
 }
 
@@ -376,14 +427,17 @@ RustError generate_groth16_proofs_start_c(const Assignment provers[], size_t num
   return guard("generate_groth16_proofs_start_c", [&] {
     if (!pending_out) invalid("pending_out is NULL");
     *pending_out = nullptr;
-    *pending_out = start(provers, num_circuits, r_s, s_s, srs, gpu_mtx, gpu_index).release();
+    *pending_out =
+        start("generate_groth16_proofs_start_c", provers, num_circuits, r_s, s_s, srs, gpu_mtx, gpu_index)
+            .release();
   });
 }
 
 RustError finalize_groth16_proof_c(void* handle, groth16_proof proofs[]) {
   return guard("finalize_groth16_proof_c", [&] {
     if (!handle) invalid("handle is NULL");
-    finalize(std::unique_ptr<cuzk::PendingProof>(static_cast<cuzk::PendingProof*>(handle)), proofs);
+    finalize("finalize_groth16_proof_c",
+             std::unique_ptr<cuzk::PendingProof>(static_cast<cuzk::PendingProof*>(handle)), proofs);
   });
 }
 

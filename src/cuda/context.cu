@@ -362,6 +362,10 @@ void DeviceFrVec::upload(const Fr* host) {
   CUZK_CUDA_CHECK(cudaMemcpyAsync(ptr_, host, n_ * sizeof(Fr), cudaMemcpyHostToDevice, ctx.stream()));
   CUZK_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
 }
+void DeviceFrVec::zero_from(size_t at) {
+  if (at >= n_) return;
+  CUZK_CUDA_CHECK(cudaMemsetAsync(ptr_ + at, 0, (n_ - at) * sizeof(Fr), Context::get(device_).stream()));
+}
 void DeviceFrVec::download(Fr* host) const {
   Context& ctx = Context::get(device_);
   CUZK_CUDA_CHECK(cudaMemcpyAsync(host, ptr_, n_ * sizeof(Fr), cudaMemcpyDeviceToHost, ctx.stream()));

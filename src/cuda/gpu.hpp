@@ -122,6 +122,9 @@ class DeviceFrVec {
   void upload(const std::vector<Fr>& host);
   std::vector<Fr> download() const;
 
+  /// Sets elements [at, size()) to zero, queued on the context stream.
+  void zero_from(size_t at);
+
   Fr* data() { return ptr_; }
   const Fr* data() const { return ptr_; }
   size_t size() const { return n_; }
@@ -179,7 +182,8 @@ void fp2_batch(FieldOp op, const Fp2* a, const Fp2* b, Fp2* out, size_t n, int d
 template <class F>
 void jacobian_add(const Jacobian<F>* p, const Jacobian<F>* q, Jacobian<F>* out, size_t n, int device = 0);
 template <class F>
-void jacobian_add_affine(const Jacobian<F>* p, const Affine<F>* q, Jacobian<F>* out, size_t n, int device = 0);
+void jacobian_add_affine(const Jacobian<F>* p, const Affine<F>* q, Jacobian<F>* out, size_t n,
+                         int device = 0);
 template <class F>
 void jacobian_dbl(const Jacobian<F>* p, Jacobian<F>* out, size_t n, int device = 0);
 template <class F>
@@ -200,21 +204,21 @@ void scalar_mul_batch(const Affine<F>* p, const Fr* k, Jacobian<F>* out, size_t 
 enum class MulVariant {
   kEvenOdd,       ///< Mont::operator* on the device (mont.hpp's mul_evenodd, plain form)
   kEvenOddShape,  ///< mul_evenodd with the modulus-shape tricks (differs from kEvenOdd for Fr only)
-  kCios4,    ///< reference: 32-bit CIOS with four carry chains per row (the first device multiplier)
-  kWide64,   ///< reference: 32-bit CIOS written with 64-bit accumulators (mul.wide.u32 + add.u64)
+  kCios4,         ///< reference: 32-bit CIOS with four carry chains per row (the first device multiplier)
+  kWide64,        ///< reference: 32-bit CIOS written with 64-bit accumulators (mul.wide.u32 + add.u64)
 };
 const char* mul_variant_name(MulVariant v);
 
 /// Result of a throughput benchmark.
 struct Throughput {
-  double ops_per_s = 0;      ///< operations per second (median run)
-  double ms_median = 0;      ///< one launch, median over the runs
+  double ops_per_s = 0;  ///< operations per second (median run)
+  double ms_median = 0;  ///< one launch, median over the runs
   double ms_min = 0;
-  uint64_t ops = 0;          ///< operations per launch
+  uint64_t ops = 0;  ///< operations per launch
   int runs = 0;
-  size_t checked = 0;        ///< results compared with the host
-  size_t mismatches = 0;     ///< of those, how many differed (0 expected)
-  int regs_per_thread = 0;   ///< kernel register count
+  size_t checked = 0;       ///< results compared with the host
+  size_t mismatches = 0;    ///< of those, how many differed (0 expected)
+  int regs_per_thread = 0;  ///< kernel register count
 };
 
 /// Fp (or Fr) Montgomery multiplications per second: each thread runs `chains` independent dependent
@@ -279,8 +283,8 @@ void fr_scale(DeviceFrVec& x, const Fr& s);
 /// (u64 words, LSB first, `nbits` bits over src[0..nbits)). `head` (host, may be empty) is copied in
 /// first; out must have head.size() + popcount(bits) elements. The bitmap is uploaded; the positions
 /// come from a prefix sum of per-word popcounts (CUB), so no CPU pass touches the scalars.
-void gather_by_density(const std::vector<Fr>& head, const DeviceFrVec& src, const uint64_t* bits, size_t nbits,
-                       DeviceFrVec& out);
+void gather_by_density(const std::vector<Fr>& head, const DeviceFrVec& src, const uint64_t* bits,
+                       size_t nbits, DeviceFrVec& out);
 /// The same from src[0..src_len) at a device pointer on out's device (e.g. the aux part of a witness).
 void gather_by_density(const std::vector<Fr>& head, const Fr* src, size_t src_len, const uint64_t* bits,
                        size_t nbits, DeviceFrVec& out);

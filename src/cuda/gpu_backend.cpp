@@ -167,6 +167,11 @@ struct GpuBackend::Impl {
 
   /// dst ← host[0..n) through the pinned staging buffers.
   void upload(cuda::DeviceFrVec& dst, const Fr* host, size_t n) { upload_at(dst, 0, host, n); }
+  /// dst ← host, then zeros to dst's end (a, b, c may stop short of the domain), through the staging.
+  void upload_padded(cuda::DeviceFrVec& dst, const Scalars& host) {
+    upload_at(dst, 0, host.data(), host.size());
+    if (host.size() < dst.size()) dst.zero_from(host.size());
+  }
   /// dst[at..at + n) ← host[0..n) through the pinned staging buffers.
   void upload_at(cuda::DeviceFrVec& dst, size_t at, const Fr* host, size_t n) {
     if (!staging) {
@@ -360,7 +365,7 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
       t = Clock::now();
       auto full = std::make_shared<Assignment>();
       if (!im.copy_pool) im.copy_pool = std::make_unique<ThreadPool>(8);
-      evaluate_abc(*asg->rows, witness_of(*asg), full->a, full->b, full->c, *im.copy_pool);
+      evaluate_abc(*asg->rows, witness_of(*asg), full->a.vec(), full->b.vec(), full->c.vec(), *im.copy_pool);
       host_abc = full;
       st.emplace_back("abc_host", ms_since(t));
     }
@@ -385,8 +390,8 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
       cuda::GpuNtt& ntt = im.ntt(key->log_n, RootConvention::kSnarkjs5);
       const Fr shift = root_of_unity(key->log_n + 1, RootConvention::kSnarkjs5);
       if (!rows) {
-        im.upload(a, hv.a.data(), n);
-        im.upload(b, hv.b.data(), n);
+        im.upload_padded(a, hv.a);
+        im.upload_padded(b, hv.b);
       }
       cuda::fr_mul(a, b, c);  // C = A∘B on the domain
       for (cuda::DeviceFrVec* v : {&a, &b, &c}) {
@@ -398,7 +403,7 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
       cuda::GpuNtt& ntt = im.ntt(key->log_n, RootConvention::kGenerator7);
       const Fr g = Fr::from_u64(7);
       for (auto [v, host] : {std::pair{&a, &hv.a}, {&b, &hv.b}, {&c, &hv.c}}) {
-        if (!rows) im.upload(*v, host->data(), n);
+        if (!rows) im.upload_padded(*v, *host);
         ntt.inverse(*v);
         ntt.coset_forward(*v, g);
       }
@@ -461,9 +466,14 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
   }
   if (im.g2_pool) {
     // B_G2 on the CPU pool, after the GPU mutex is released; the handle owns key and assignment.
+    // Borrowed values are not read after start() returns: their B scalars are gathered now.
     ThreadPool* pool = im.g2_pool.get();
-    g2 = std::async(std::launch::async,
-                    [key, asg, pool] { return msm<Fp2>(key->b_g2, b_scalars(*asg), *pool); });
+    if (asg->borrows())
+      g2 = std::async(std::launch::async,
+                      [key, bs = b_scalars(*asg), pool] { return msm<Fp2>(key->b_g2, bs, *pool); });
+    else
+      g2 = std::async(std::launch::async,
+                      [key, asg, pool] { return msm<Fp2>(key->b_g2, b_scalars(*asg), *pool); });
   }
   return std::make_unique<GpuPending>(std::move(s), std::move(g2));
 }

@@ -111,8 +111,8 @@ Assignment porep_partition_assignment(const C1Output& c1, size_t k,
   Assignment asg;
   asg.log_n = rows.log_n;
   asg.inputs.resize(rows.n_inputs);
-  asg.aux.resize(rows.n_aux);  // BigVector: default-initialized, every value written below
-  circuits::stacked_witness_into(circuit->shape, w, circuit->layout, pool, asg.inputs, asg.aux);
+  asg.aux.vec().resize(rows.n_aux);  // BigVector: default-initialized, every value written below
+  circuits::stacked_witness_into(circuit->shape, w, circuit->layout, pool, asg.inputs, asg.aux.vec());
   check_public_inputs(c1, k, asg.inputs);
   asg.a_aux = rows.a_aux;
   asg.b_inp = rows.b_inp;

@@ -196,11 +196,12 @@ Assignment deferred_assignment(std::shared_ptr<const CompactCs> rows, std::span<
   Assignment asg;
   asg.log_n = rows->log_n;
   asg.inputs.assign(witness.begin(), witness.begin() + rows->n_inputs);
-  asg.aux.resize(rows->n_aux);
+  BigVector<Fr>& aux = asg.aux.vec();
+  aux.resize(rows->n_aux);
   const Fr* src = witness.data() + rows->n_inputs;
   pool.parallel_for(
       rows->n_aux,
-      [&](size_t lo, size_t hi) { std::memcpy(asg.aux.data() + lo, src + lo, (hi - lo) * sizeof(Fr)); },
+      [&](size_t lo, size_t hi) { std::memcpy(aux.data() + lo, src + lo, (hi - lo) * sizeof(Fr)); },
       size_t{1} << 16);
   asg.a_aux = rows->a_aux;
   asg.b_inp = rows->b_inp;

@@ -1,5 +1,6 @@
 #include "groth16/cpu_backend.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "groth16/compact_cs.hpp"
@@ -74,9 +75,16 @@ BigVector<Fr> CpuBackend::h(const ProvingKey& key, const Assignment& asg) {
     if (key.convention == HConvention::kSnarkjs) return h_snarkjs(a, b, key.log_n, pool_);
     return h_bellperson(a, b, c, key.log_n, pool_);
   }
-  BigVector<Fr> a(asg.a), b(asg.b);
+  // a, b, c may be shorter than the domain: the rows past them are zero.
+  auto padded = [n = key.domain_size()](const Scalars& v) {
+    BigVector<Fr> out(n);
+    std::copy(v.begin(), v.end(), out.begin());
+    std::fill(out.begin() + (ptrdiff_t)v.size(), out.end(), Fr::zero());
+    return out;
+  };
+  BigVector<Fr> a = padded(asg.a), b = padded(asg.b);
   if (key.convention == HConvention::kSnarkjs) return h_snarkjs(a, b, key.log_n, pool_);
-  BigVector<Fr> c(asg.c);
+  BigVector<Fr> c = padded(asg.c);
   return h_bellperson(a, b, c, key.log_n, pool_);
 }
 

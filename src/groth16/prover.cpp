@@ -22,9 +22,14 @@ std::string count_mismatch(const char* what, size_t have, size_t want, const std
          std::to_string(want) + " (" + why + ")";
 }
 
-/// Explains why `res` does not verify, for the error message.
-std::string unsatisfied_reason(const Assignment& asg, const ProveOptions& opt) {
+/// Explains why `res` does not verify, for the error message. `forgotten`: the partition's values were
+/// borrowed and are gone (prove_start forgets them), so no row can be named.
+std::string unsatisfied_reason(const Assignment& asg, bool forgotten, const ProveOptions& opt) {
   std::string msg = "the proof does not verify: the witness does not satisfy the circuit";
+  if (forgotten)
+    return msg +
+           " (or the parameters belong to another circuit; its values were the caller's buffers, read "
+           "only while proving started, so the failing row cannot be named here)";
   if (asg.rows && asg.rows->convention == HConvention::kSnarkjs)
     return msg + " (a .zkey records no C matrix, so the failing constraint cannot be named here)";
   if (asg.rows) {
@@ -32,7 +37,7 @@ std::string unsatisfied_reason(const Assignment& asg, const ProveOptions& opt) {
     ThreadPool pool;
     Assignment full;
     full.log_n = asg.log_n;
-    evaluate_abc(*asg.rows, witness_of(asg), full.a, full.b, full.c, pool);
+    evaluate_abc(*asg.rows, witness_of(asg), full.a.vec(), full.b.vec(), full.c.vec(), pool);
     const long row = first_unsatisfied_row(full);
     if (row >= 0) return msg + "; first unsatisfied row: #" + std::to_string(row);
     return msg + "; its a, b, c satisfy every row, so the key does not belong to this circuit";
@@ -94,11 +99,12 @@ void check_shapes(const ProvingKey& key, const Assignment& asg) {
            std::to_string(r.n_inputs) + " inputs, " + std::to_string(r.n_aux) + " aux) does not fit the key");
     if (!asg.a.empty() || !asg.b.empty() || !asg.c.empty())
       fail("an assignment with deferred a, b, c must not carry them too");
-  } else if (asg.a.size() != n || asg.b.size() != n)
-    fail("a and b must have " + std::to_string(n) + " values (the domain); they have " +
-         std::to_string(asg.a.size()) + " and " + std::to_string(asg.b.size()));
-  if (!asg.rows && key.convention == HConvention::kBellperson && asg.c.size() != n)
-    fail("c must have " + std::to_string(n) + " values (the domain); it has " + std::to_string(asg.c.size()));
+  } else if (asg.a.size() > n || asg.b.size() != asg.a.size())
+    fail("a and b must have the same number of values, at most " + std::to_string(n) +
+         " (the domain); they have " + std::to_string(asg.a.size()) + " and " + std::to_string(asg.b.size()));
+  if (!asg.rows && key.convention == HConvention::kBellperson && asg.c.size() != asg.a.size())
+    fail("c must have as many values as a (" + std::to_string(asg.a.size()) + "); it has " +
+         std::to_string(asg.c.size()));
   if (asg.a_aux.size() != key.n_aux || asg.b_aux.size() != key.n_aux || asg.b_inp.size() != key.n_inputs)
     fail("the density bitmaps have " + std::to_string(asg.a_aux.size()) + "/" +
          std::to_string(asg.b_inp.size()) + "/" + std::to_string(asg.b_aux.size()) +
@@ -141,6 +147,7 @@ struct PendingProof::State {
   std::shared_ptr<const ProvingKey> key;
   std::vector<std::shared_ptr<const Assignment>> partitions;
   std::vector<std::unique_ptr<BackendPending>> pending;
+  std::vector<bool> forgotten;  ///< the partition's borrowed values were dropped after the start
   std::vector<Fr> r, s;
   ProveOptions opt;
 };
@@ -187,6 +194,15 @@ PendingProof prove_start(std::shared_ptr<const ProvingKey> key,
   }
   report(opt, "H and MSMs");
   for (const auto& a : st->partitions) st->pending.push_back(backend.start(key, a));
+  // Borrowed values are read only until here: keep what finalize needs (inputs) and forget the rest.
+  for (auto& a : st->partitions) {
+    st->forgotten.push_back(a->borrows());
+    if (!a->borrows()) continue;
+    auto kept = std::make_shared<Assignment>();
+    kept->inputs = a->inputs;
+    kept->log_n = a->log_n;
+    a = std::move(kept);
+  }
   PendingProof p;
   p.st_ = std::move(st);
   return p;
@@ -221,7 +237,7 @@ std::vector<ProveResult> prove_finalize(PendingProof&& p) {
     if (st->opt.verify) {
       report(st->opt, "verifying");
       if (!verify(vk, res.public_inputs, res.proof)) {
-        std::string msg = unsatisfied_reason(asg, st->opt);
+        std::string msg = unsatisfied_reason(asg, st->forgotten[i], st->opt);
         if (st->partitions.size() > 1) msg = "partition " + std::to_string(i) + ": " + msg;
         throw Error(ErrorCode::kUnsatisfied, msg);
       }

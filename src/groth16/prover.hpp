@@ -90,7 +90,9 @@ class PendingProof {
 
 /// Starts proving `partitions` (one assignment each) with `key` on `backend`: checks every shape first
 /// (nothing starts when one is wrong), then hands each partition to the backend and returns once the
-/// backend's device part is queued or done. Throws Error on bad shapes or a backend failure.
+/// backend's device part is queued or done. Partitions whose values are borrowed (Assignment::borrows)
+/// are read only until this returns: the pending proof keeps their inputs alone. Throws Error on bad
+/// shapes or a backend failure.
 PendingProof prove_start(std::shared_ptr<const ProvingKey> key,
                          std::vector<std::shared_ptr<const Assignment>> partitions, ProverBackend& backend,
                          const ProveOptions& opt = {});

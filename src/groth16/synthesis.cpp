@@ -58,11 +58,11 @@ Assignment synthesize(const ConstraintSystem& cs, std::span<const Fr> witness, T
   Assignment asg;
   asg.log_n = cs.log_n;
   asg.inputs.assign(witness.begin(), witness.begin() + cs.n_inputs);
-  asg.aux.assign(witness.begin() + cs.n_inputs, witness.end());
+  asg.aux.vec().assign(witness.begin() + cs.n_inputs, witness.end());
   const size_t n = cs.domain_size();
-  spmv(cs.a, witness, asg.a, n, pool);
-  spmv(cs.b, witness, asg.b, n, pool);
-  if (cs.convention == HConvention::kBellperson) spmv(cs.c, witness, asg.c, n, pool);
+  spmv(cs.a, witness, asg.a.vec(), n, pool);
+  spmv(cs.b, witness, asg.b.vec(), n, pool);
+  if (cs.convention == HConvention::kBellperson) spmv(cs.c, witness, asg.c.vec(), n, pool);
   asg.a_aux = cs.a_aux;
   asg.b_inp = cs.b_inp;
   asg.b_aux = cs.b_aux;

@@ -8,25 +8,31 @@
 #include <vector>
 
 #include "groth16/r1cs.hpp"
+#include "groth16/scalars.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk {
 
 struct CompactCs;
 
-/// Everything the prover needs of one partition besides the key. Fr values in Montgomery form.
+/// Everything the prover needs of one partition besides the key. Fr values in Montgomery form. aux, a,
+/// b and c may borrow a caller's buffers (Scalars::borrow; the SupraSeal drop-in does): they are then
+/// read only until prove_start returns.
 struct Assignment {
   std::vector<Fr> inputs;  ///< n_inputs values, inputs[0] = 1
-  BigVector<Fr> aux;       ///< n_aux values
-  /// A·w, B·w, C·w on the domain: n = 2^log_n values each, rows past the constraint system's zero.
-  /// c is empty in the snarkjs convention (the prover takes a∘b).
-  BigVector<Fr> a, b, c;
+  Scalars aux;             ///< n_aux values
+  /// A·w, B·w, C·w on the domain: up to n = 2^log_n values each, the same number in each (c: when it
+  /// is not empty); the domain's rows past them are zero (as SupraSeal's abc_size). c is empty in the
+  /// snarkjs convention (the prover takes a∘b).
+  Scalars a, b, c;
   int log_n = 0;
   Density a_aux, b_inp, b_aux;  ///< as in ConstraintSystem
   /// When set, a, b and c are empty and deferred to the backend, which evaluates them from these rows
   /// (compact_cs.hpp deferred_assignment; the GPU backend on the device, from its resident copy).
   std::shared_ptr<const CompactCs> rows;
 
+  /// Whether any of aux, a, b, c borrows a caller's buffer.
+  bool borrows() const { return aux.borrowed() || a.borrowed() || b.borrowed() || c.borrowed(); }
   /// The public inputs without ONE (inputs[1..]): what a verifier is given.
   std::span<const Fr> public_inputs() const { return std::span<const Fr>(inputs).subspan(1); }
 };
