@@ -14,6 +14,7 @@
 #include "formats/atomic_file.hpp"
 #include "formats/c1.hpp"
 #include "grpc_client.hpp"
+#include "snap_commands.hpp"
 #endif
 
 namespace cuzk::cli {
@@ -34,6 +35,20 @@ v1::SubmitProofRequest job_request(const ClientOptions& o) {
   r.set_request_id(o.request_id);
   const std::string& p = o.priority;
   r.set_priority(p == "low" ? v1::LOW : p == "high" ? v1::HIGH : p == "critical" ? v1::CRITICAL : v1::NORMAL);
+  if (!o.snap.empty()) {
+    if (o.update.empty())
+      throw Error(ErrorCode::kInvalidArgument, "client --snap needs --update update.json");
+    const SnapJobFiles f = read_snap_job_files(o.snap, o.update);
+    r.set_proof_kind(v1::SNAP_DEALS_UPDATE);
+    for (const std::vector<uint8_t>& p : f.vanilla_proofs)
+      r.add_vanilla_proofs(std::string(p.begin(), p.end()));
+    r.set_registered_proof(o.registered_proof.value_or(f.registered_proof));
+    r.set_sector_size(o.sector_size.value_or(f.sector_size));
+    r.set_comm_r_old(std::string(f.comm_r_old.begin(), f.comm_r_old.end()));
+    r.set_comm_r_new(std::string(f.comm_r_new.begin(), f.comm_r_new.end()));
+    r.set_comm_d_new(std::string(f.comm_d_new.begin(), f.comm_d_new.end()));
+    return r;
+  }
   if (!o.porep.empty()) {
     const std::vector<uint8_t> c1 = read_file_bytes(o.porep);
     r.set_proof_kind(v1::POREP_SEAL_COMMIT);

@@ -26,6 +26,11 @@ void job_options(CLI::App* c, ClientOptions& o) {
                 "PoRep: registered_proof to send (abi.RegisteredSealProof 0..19; default: the C1's)");
   c->add_option("--sector-size", o.sector_size, "PoRep: sector_size to send, bytes (default: the C1's)");
   c->add_option("--sector-number", o.sector_number, "PoRep: sector_number to send (0 = unset)");
+  c->add_option("--snap", o.snap,
+                "SnapDeals: vanilla.json of `snap fake` (a SNAP_DEALS_UPDATE job; needs --update)")
+      ->check(CLI::ExistingFile);
+  c->add_option("--update", o.update, "SnapDeals: the update.json of the commitments")
+      ->check(CLI::ExistingFile);
 }
 
 }  // namespace

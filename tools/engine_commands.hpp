@@ -38,6 +38,8 @@ struct ClientOptions {
   /// (as Curio sends them), or left 0 when it does not parse (the daemon then says what is wrong).
   std::optional<uint64_t> registered_proof, sector_size;
   uint64_t sector_number = 0;
+  /// `snap fake`'s vanilla.json and the update.json of its commitments: a SNAP_DEALS_UPDATE job.
+  std::string snap, update;
 };
 
 /// Options of `cuzk bench pipeline`.

@@ -23,6 +23,7 @@
 #include "service/grpc_service.hpp"
 #include "service/http_status.hpp"
 #include "service/porep_jobs.hpp"
+#include "service/snap_jobs.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::service {
@@ -69,6 +70,7 @@ struct Daemon::Impl {
   std::vector<std::unique_ptr<ProverBackend>> backends;
   std::unique_ptr<engine::Engine> engine;
   std::unique_ptr<PorepJobs> porep;
+  std::unique_ptr<SnapJobs> snap;
   std::unique_ptr<cuzk::v1::ProvingEngine::Service> service;
   std::unique_ptr<grpc::Server> server;
   std::unique_ptr<HttpStatusServer> http;
@@ -137,10 +139,16 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   for (const std::string& id : m.porep->register_present())
     porep_list += (porep_list.empty() ? "" : ",") + id;
   if (porep_list.empty()) porep_list = "none";
+  // SnapDeals circuits likewise.
+  m.snap = std::make_unique<SnapJobs>(m.engine->circuits(),
+                                      SnapJobs::Options{cfg.param_cache, reading, cfg.synthesis_threads});
+  std::string snap_list;
+  for (const std::string& id : m.snap->register_present()) snap_list += (snap_list.empty() ? "" : ",") + id;
+  if (snap_list.empty()) snap_list = "none";
   for (const CircuitConfig& c : cfg.circuits)
     if (c.preload) m.engine->circuits().preload(c.id);
 
-  m.service = make_grpc_service(*m.engine, *m.porep, cfg.limits);
+  m.service = make_grpc_service(*m.engine, *m.porep, *m.snap, cfg.limits);
   if (cfg.listen.rfind("unix:", 0) == 0) refuse_live_socket(cfg.listen);
   grpc::ServerBuilder b;
   b.SetMaxReceiveMessageSize((int)std::min<uint64_t>(cfg.limits.max_message_bytes, INT32_MAX));
@@ -164,9 +172,9 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
                                                 cfg.limits.http_timeout_s);
   spdlog::info(
       "cuzk daemon listening: grpc={} (port {}) http={} (port {}) devices={} ({}) circuits={} porep={} "
-      "param_cache={} verify_subgroup={} memory_budget={}",
+      "snap={} param_cache={} verify_subgroup={} memory_budget={}",
       cfg.listen, m.grpc_port, cfg.status_listen.empty() ? "off" : cfg.status_listen, http_port(),
-      devs.size(), devs[0]->name(), cfg.circuits.size(), porep_list,
+      devs.size(), devs[0]->name(), cfg.circuits.size(), porep_list, snap_list,
       cfg.param_cache.empty() ? "unset" : cfg.param_cache.string(), cfg.verify_subgroup,
       cfg.memory_budget_bytes);
 }

@@ -112,8 +112,8 @@ Status bounded(Status s) {
 
 class ProvingService final : public v1::ProvingEngine::Service {
  public:
-  ProvingService(engine::Engine& e, PorepJobs& porep, const ServiceLimits& limits)
-      : engine_(e), porep_(porep), limits_(limits) {}
+  ProvingService(engine::Engine& e, PorepJobs& porep, SnapJobs& snap, const ServiceLimits& limits)
+      : engine_(e), porep_(porep), snap_(snap), limits_(limits) {}
 
   Status SubmitProof(ServerContext*, const v1::SubmitProofRequest* req,
                      v1::SubmitProofResponse* resp) override {
@@ -272,11 +272,13 @@ class ProvingService final : public v1::ProvingEngine::Service {
     if (Status s = check_limits(req); !s.ok()) return s;
     v1::ProofKind kind = req.proof_kind();
     if (kind == v1::POREP_SEAL_COMMIT) return submit_porep(req, resp);
+    if (kind == v1::SNAP_DEALS_UPDATE) return submit_snap(req, resp);
     if (kind != v1::PROOF_KIND_UNSPECIFIED && kind != v1::CIRCOM_GROTH16 && kind != v1::BELLPERSON_GROTH16)
       return Status(
           StatusCode::UNIMPLEMENTED,
           "proof kind " + v1::ProofKind_Name(kind) +
               " (Filecoin vanilla proofs) is not supported yet: this daemon proves POREP_SEAL_COMMIT, "
+              "SNAP_DEALS_UPDATE, "
               "and CIRCOM_GROTH16 or BELLPERSON_GROTH16 with circuit_id and witnesses");
     if (req.circuit_id().empty()) return Status(StatusCode::INVALID_ARGUMENT, "circuit_id is empty");
     if (req.witnesses_size() == 0)
@@ -327,6 +329,33 @@ class ProvingService final : public v1::ProvingEngine::Service {
       return Status(StatusCode::INTERNAL, e.what());
     }
     jr.extra_bytes = req.vanilla_proof().size();  // the parsed C1 the partitions share
+    return enqueue(req, std::move(jr), resp);
+  }
+
+  /// A SNAP_DEALS_UPDATE job (Curio's fields): every partition proof is parsed and checked here, so that
+  /// a bad one is refused at once (INVALID_ARGUMENT naming it); missing parameters are FAILED_PRECONDITION.
+  Status submit_snap(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
+    if (!req.circuit_id().empty() || req.witnesses_size() > 0 || !req.vanilla_proof().empty())
+      return Status(StatusCode::INVALID_ARGUMENT,
+                    "a SNAP_DEALS_UPDATE job takes one partition proof per element of vanilla_proofs, not "
+                    "vanilla_proof, circuit_id or witnesses");
+    auto bytes = [](const std::string& s) {
+      return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+    };
+    engine::JobRequest jr;
+    try {
+      std::vector<std::span<const uint8_t>> parts;
+      for (const std::string& p : req.vanilla_proofs()) parts.push_back(bytes(p));
+      jr = snap_.job(parts, req.registered_proof(), req.sector_size(), bytes(req.comm_r_old()),
+                     bytes(req.comm_r_new()), bytes(req.comm_d_new()));
+    } catch (const Error& e) {
+      return Status(
+          e.code() == ErrorCode::kIo ? StatusCode::FAILED_PRECONDITION : StatusCode::INVALID_ARGUMENT,
+          e.what());
+    } catch (const std::exception& e) {
+      return Status(StatusCode::INTERNAL, e.what());
+    }
+    for (const std::string& p : req.vanilla_proofs()) jr.extra_bytes += p.size();  // parsed, shared
     return enqueue(req, std::move(jr), resp);
   }
 
@@ -417,6 +446,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
 
   engine::Engine& engine_;
   PorepJobs& porep_;
+  SnapJobs& snap_;
   const ServiceLimits limits_;
   std::atomic<unsigned> waiting_{0};  ///< AwaitProof and Prove calls now (WaitSlot)
 };
@@ -424,8 +454,8 @@ class ProvingService final : public v1::ProvingEngine::Service {
 }  // namespace
 
 std::unique_ptr<v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine, PorepJobs& porep,
-                                                              const ServiceLimits& limits) {
-  return std::make_unique<ProvingService>(engine, porep, limits);
+                                                              SnapJobs& snap, const ServiceLimits& limits) {
+  return std::make_unique<ProvingService>(engine, porep, snap, limits);
 }
 
 }  // namespace cuzk::service
