@@ -1,0 +1,188 @@
+#include "circuits/fallback_post.hpp"
+
+#include <algorithm>
+
+#include "circuits/porep_witness.hpp"
+#include "hash/sha256.hpp"
+
+namespace cuzk::circuits {
+
+std::string PostShape::identifier() const {
+  return "FallbackPoSt::PublicParams{sector_size: " + std::to_string(sector_size) +
+         ", challenge_count: " + std::to_string(challenges) + ", sector_count: " + std::to_string(sectors) +
+         "}";
+}
+
+PostShape post_shape(PostType type, const std::string& sector_size) {
+  // Tree R is the sealed sector's (the PoRep's tree R); stacked_shape refuses unknown sizes.
+  StackedShape porep;
+  try {
+    porep = stacked_shape(sector_size);
+  } catch (const Error&) {
+    throw Error(ErrorCode::kInvalidArgument,
+                "unknown PoSt sector size '" + sector_size + "' (2KiB, 8MiB, 512MiB, 32GiB and 64GiB)");
+  }
+  PostShape s;
+  s.sector_size = porep.nodes * 32;
+  s.tree_r = porep.tree_rc;
+  if (type == PostType::kWinning) {
+    // WINNING_POST_CHALLENGE_COUNT = 66 over WINNING_POST_SECTOR_COUNT = 1 sector: 66 / 1 circuit
+    // sectors of 66 / 66 challenges (parameters.rs winning_post_setup_params).
+    s.name = "winning-" + sector_size;
+    s.sectors = 66;
+    s.challenges = 1;
+  } else {
+    // WINDOW_POST_CHALLENGE_COUNT = 10; WINDOW_POST_SECTOR_COUNT per size (constants.rs).
+    s.name = "window-" + sector_size;
+    s.sectors = sector_size == "32GiB" ? 2349 : sector_size == "64GiB" ? 2300 : 2;
+    s.challenges = 10;
+  }
+  return s;
+}
+
+PostShape post_test_shape(const TreeShape& tree, uint32_t sectors, uint32_t challenges) {
+  PostShape s;
+  s.name = "test-" + std::to_string(tree.base_arity) + "-" + std::to_string(tree.sub_arity) + "-" +
+           std::to_string(tree.top_arity);
+  s.sector_size = tree.leaves() * 32;
+  s.sectors = sectors;
+  s.challenges = challenges;
+  s.tree_r = tree;
+  return s;
+}
+
+namespace {
+
+void check_witness(const PostShape& shape, const PostWitness& w) {
+  auto fail = [](const std::string& what) {
+    throw Error(ErrorCode::kInvalidArgument, "PoSt witness: " + what);
+  };
+  if (w.sectors.size() != shape.sectors)
+    fail(std::to_string(w.sectors.size()) + " sectors; the " + shape.name + " circuit takes " +
+         std::to_string(shape.sectors));
+  for (size_t i = 0; i < w.sectors.size(); i++) {
+    const PostSectorWitness& s = w.sectors[i];
+    if (s.leafs.size() != shape.challenges || s.paths.size() != shape.challenges)
+      fail("sector " + std::to_string(i) + ": " + std::to_string(s.leafs.size()) + " leafs and " +
+           std::to_string(s.paths.size()) + " paths; the circuit takes " + std::to_string(shape.challenges) +
+           " challenges");
+    for (size_t c = 0; c < s.paths.size(); c++) {
+      try {
+        check_path(shape.tree_r, s.paths[c]);
+      } catch (const Error& e) {
+        fail("sector " + std::to_string(i) + ", challenge " + std::to_string(c) + ": " + e.what());
+      }
+    }
+  }
+}
+
+// One circuit sector (circuit.rs `Sector::synthesize`).
+template <class CS>
+void synthesize_sector(CS& cs, const PostShape& shape, const PostSectorWitness* w) {
+  const Fr zero = Fr::zero();
+  const AllocatedNum comm_r_last = AllocatedNum::alloc(cs, w ? w->comm_r_last : zero);
+  const AllocatedNum comm_c = AllocatedNum::alloc(cs, w ? w->comm_c : zero);
+  const AllocatedNum comm_r = AllocatedNum::alloc(cs, w ? w->comm_r : zero);
+  inputize(cs, comm_r);
+  const AllocatedNum pre[2] = {comm_c, comm_r_last};
+  const AllocatedNum h = poseidon_hash(cs, std::span<const AllocatedNum>(pre), poseidon_constants(2));
+  enforce_equal(cs, comm_r, h);
+  for (uint32_t c = 0; c < shape.challenges; c++) {
+    // PoRCircuit::synthesize with value Root::Val(leaf) (allocated here), root Root::Var(comm_r_last)
+    // and private = true: enforce_inclusion's rows.
+    const AllocatedNum leaf = AllocatedNum::alloc(cs, w ? w->leafs[c] : zero);
+    std::span<const PathLevel> path;
+    if constexpr (CS::kValues) path = w->paths[c];
+    enforce_inclusion<PoseidonHasher>(cs, shape.tree_r, path, leaf, comm_r_last);
+  }
+}
+
+}  // namespace
+
+template <class CS>
+void synthesize_fallback_post(CS& cs, const PostShape& shape, const PostWitness* w) {
+  if constexpr (CS::kValues) {
+    if (!w) throw Error(ErrorCode::kInvalidArgument, "PoSt witness: none given to a witness synthesis");
+    check_witness(shape, *w);
+  } else {
+    w = nullptr;
+  }
+  for (uint32_t i = 0; i < shape.sectors; i++) synthesize_sector(cs, shape, w ? &w->sectors[i] : nullptr);
+}
+
+uint64_t post_challenge_index(PostApiVersion v, uint64_t sector_index, uint64_t challenge_count, uint64_t n) {
+  return v == PostApiVersion::kV1_2_0 ? n : sector_index * challenge_count + n;
+}
+
+namespace {
+
+uint64_t le64(const uint8_t* p) {
+  uint64_t r = 0;
+  for (int i = 7; i >= 0; i--) r = (r << 8) | p[i];
+  return r;
+}
+
+void update_le64(Sha256& h, uint64_t v) {
+  uint8_t b[8];
+  for (int i = 0; i < 8; i++) b[i] = uint8_t(v >> (8 * i));
+  h.update(b, 8);
+}
+
+}  // namespace
+
+uint64_t post_leaf_challenge(const std::array<uint8_t, 32>& randomness, uint64_t sector_id,
+                             uint64_t challenge_index, uint64_t nodes) {
+  Sha256 h;
+  h.update(randomness);
+  update_le64(h, sector_id);
+  update_le64(h, challenge_index);
+  return le64(h.finish().data()) % nodes;
+}
+
+uint64_t post_sector_challenge(const std::array<uint8_t, 32>& randomness, uint64_t n, uint64_t sector_set_len,
+                               const std::array<uint8_t, 32>& prover_id) {
+  if (sector_set_len == 0) throw Error(ErrorCode::kInvalidArgument, "PoSt sector challenge: no sectors");
+  Sha256 h;
+  h.update(prover_id);
+  h.update(randomness);
+  update_le64(h, n);  // usize, little-endian, 8 bytes on 64-bit targets
+  return le64(h.finish().data()) % sector_set_len;
+}
+
+std::vector<Fr> fallback_post_public_inputs(const PostShape& shape, PostApiVersion v,
+                                            const std::array<uint8_t, 32>& randomness,
+                                            std::span<const PostPublicSector> sectors, size_t k) {
+  if (sectors.empty() || sectors.size() > shape.sectors)
+    throw Error(ErrorCode::kInvalidArgument, "PoSt public inputs: partition " + std::to_string(k) + " has " +
+                                                 std::to_string(sectors.size()) + " sectors; the " +
+                                                 shape.name + " circuit takes 1 to " +
+                                                 std::to_string(shape.sectors));
+  const size_t first = k * shape.sectors, n = sectors.size();
+  std::vector<Fr> inputs;
+  inputs.reserve(size_t{shape.sectors} * (1 + shape.challenges));
+  for (size_t i = 0; i < n; i++) {
+    const PostPublicSector& s = sectors[i];
+    inputs.push_back(s.comm_r);
+    for (uint32_t c = 0; c < shape.challenges; c++) {
+      const uint64_t index = post_challenge_index(v, first + i, shape.challenges, c);
+      inputs.push_back(Fr::from_u64(post_leaf_challenge(randomness, s.id, index, shape.nodes())));
+    }
+  }
+  const size_t per_sector = 1 + shape.challenges;
+  const std::vector<Fr> last(inputs.end() - (ptrdiff_t)per_sector, inputs.end());
+  while (inputs.size() < size_t{shape.sectors} * per_sector)
+    inputs.insert(inputs.end(), last.begin(), last.end());
+  return inputs;
+}
+
+std::vector<PostPublicSector> winning_post_public_sectors(const PostShape& shape,
+                                                          const PostPublicSector& sector) {
+  return std::vector<PostPublicSector>(shape.sectors, sector);
+}
+
+template void synthesize_fallback_post(CountCs&, const PostShape&, const PostWitness*);
+template void synthesize_fallback_post(RecordCs&, const PostShape&, const PostWitness*);
+template void synthesize_fallback_post(WitnessCs&, const PostShape&, const PostWitness*);
+template void synthesize_fallback_post(TestCs&, const PostShape&, const PostWitness*);
+
+}  // namespace cuzk::circuits
