@@ -14,6 +14,7 @@
 #include "formats/atomic_file.hpp"
 #include "formats/c1.hpp"
 #include "grpc_client.hpp"
+#include "post_commands.hpp"
 #endif
 
 namespace cuzk::cli {
@@ -34,6 +35,16 @@ v1::SubmitProofRequest job_request(const ClientOptions& o) {
   r.set_request_id(o.request_id);
   const std::string& p = o.priority;
   r.set_priority(p == "low" ? v1::LOW : p == "high" ? v1::HIGH : p == "critical" ? v1::CRITICAL : v1::NORMAL);
+  if (!o.post.empty()) {
+    const PostRequestFile f = read_post_request_file(o.post);
+    r.set_proof_kind(f.winning ? v1::WINNING_POST : v1::WINDOW_POST_PARTITION);
+    r.set_registered_proof(f.registered_proof);
+    for (const auto& v : f.vanilla_proofs) r.add_vanilla_proofs(std::string(v.begin(), v.end()));
+    r.set_randomness(std::string(f.randomness.begin(), f.randomness.end()));
+    r.set_miner_id(f.miner_id);
+    r.set_partition_index((uint32_t)f.partition_index);
+    return r;
+  }
   if (!o.porep.empty()) {
     const std::vector<uint8_t> c1 = read_file_bytes(o.porep);
     r.set_proof_kind(v1::POREP_SEAL_COMMIT);

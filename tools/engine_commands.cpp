@@ -26,6 +26,9 @@ void job_options(CLI::App* c, ClientOptions& o) {
                 "PoRep: registered_proof to send (abi.RegisteredSealProof 0..19; default: the C1's)");
   c->add_option("--sector-size", o.sector_size, "PoRep: sector_size to send, bytes (default: the C1's)");
   c->add_option("--sector-number", o.sector_number, "PoRep: sector_number to send (0 = unset)");
+  c->add_option("--post", o.post,
+                "A PoSt request.json (cuzk post fake): a WINNING_POST or WINDOW_POST_PARTITION job")
+      ->check(CLI::ExistingFile);
 }
 
 }  // namespace

@@ -38,6 +38,8 @@ struct ClientOptions {
   /// (as Curio sends them), or left 0 when it does not parse (the daemon then says what is wrong).
   std::optional<uint64_t> registered_proof, sector_size;
   uint64_t sector_number = 0;
+  /// A PoSt request file (tools/post_commands.hpp): a WINNING_POST or WINDOW_POST_PARTITION job.
+  std::string post;
 };
 
 /// Options of `cuzk bench pipeline`.

@@ -90,8 +90,8 @@ class Reader {
   uint64_t len(const std::string& field, size_t min_entry) {
     const uint64_t n = u64(field + " length");
     if (min_entry && n > (b_.size() - pos_) / min_entry)
-      fail(field, "length " + std::to_string(n) + " exceeds the " + std::to_string(b_.size() - pos_) +
-                      " bytes left");
+      fail(field, "length " + std::to_string(n) + ": more entries than the " +
+                      std::to_string(b_.size() - pos_) + " bytes left can hold (truncated or corrupt)");
     return n;
   }
   Fr fr(const std::string& field) {
@@ -275,6 +275,8 @@ PostPartition post_partition(const RegisteredPostProof& proof, std::span<const P
   // Checks one SectorProof as FallbackPoSt::verify does; `challenge(n)` is inclusion proof n's leaf.
   auto check = [&](size_t i, const PostSectorProof& sp, auto&& challenge) {
     const Fr root = sp.inclusion_proofs.at(0).root;
+    // The circuit takes comm_r_last from the field, the verifier from the first opening: they must agree.
+    if (sp.comm_r_last != root) fail(name(i) + ": comm_r_last is not the root of its inclusion proofs");
     const Fr pre[2] = {sp.comm_c, root};
     if (poseidon_hash(pre, poseidon_constants(2)) != vanilla[i].comm_r)
       fail(name(i) + ": comm_r is not Poseidon(comm_c, comm_r_last)");

@@ -93,10 +93,10 @@ struct PostPartition {
 /// the partition's position in the whole proof (it selects the challenges before api V1_2).
 ///
 /// Before anything is returned the vanilla proofs are verified as upstream's `FallbackPoSt::verify`
-/// does: comm_r = Poseidon2(comm_c, root of the first inclusion proof), every inclusion proof's root =
-/// that root, its path hashes up to it, and its leaf index is the challenge derived from `randomness`.
-/// Throws Error(kInvalidArgument) naming the vanilla proof (its position and sector id), the
-/// challenge and the problem: wrong counts (proofs, SectorProofs, inclusion proofs; a WindowPoSt
+/// does: comm_r = Poseidon2(comm_c, root of the first inclusion proof), every inclusion proof's root and
+/// the comm_r_last field = that root, its path hashes up to it, and its leaf index is the challenge derived
+/// from `randomness`. Throws Error(kInvalidArgument) naming the vanilla proof (its position and sector id),
+/// the challenge and the problem: wrong counts (proofs, SectorProofs, inclusion proofs; a WindowPoSt
 /// partition with more sectors than the circuit), duplicate sector ids, and every failed check.
 PostPartition post_partition(const RegisteredPostProof& proof, std::span<const PostVanillaProof> vanilla,
                              const std::array<uint8_t, 32>& randomness, size_t partition_index);

@@ -15,6 +15,7 @@
 #include "service/grpc_service.hpp"
 #include "service/http_status.hpp"
 #include "service/porep_jobs.hpp"
+#include "service/post_jobs.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::service {
@@ -40,6 +41,7 @@ struct Daemon::Impl {
   std::vector<std::unique_ptr<ProverBackend>> backends;
   std::unique_ptr<engine::Engine> engine;
   std::unique_ptr<PorepJobs> porep;
+  std::unique_ptr<PostJobs> post;
   std::unique_ptr<cuzk::v1::ProvingEngine::Service> service;
   std::unique_ptr<grpc::Server> server;
   std::unique_ptr<HttpStatusServer> http;
@@ -108,10 +110,16 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   for (const std::string& id : m.porep->register_present())
     porep_list += (porep_list.empty() ? "" : ",") + id;
   if (porep_list.empty()) porep_list = "none";
+  // PoSt circuits likewise (WINDOW_POST_PARTITION, WINNING_POST).
+  m.post = std::make_unique<PostJobs>(m.engine->circuits(),
+                                      PostJobs::Options{cfg.param_cache, reading, cfg.synthesis_threads});
+  std::string post_list;
+  for (const std::string& id : m.post->register_present()) post_list += (post_list.empty() ? "" : ",") + id;
+  if (post_list.empty()) post_list = "none";
   for (const CircuitConfig& c : cfg.circuits)
     if (c.preload) m.engine->circuits().preload(c.id);
 
-  m.service = make_grpc_service(*m.engine, *m.porep);
+  m.service = make_grpc_service(*m.engine, *m.porep, *m.post);
   grpc::ServerBuilder b;
   b.SetMaxReceiveMessageSize(1 << 30);
   b.SetMaxSendMessageSize(1 << 30);
@@ -125,9 +133,9 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   if (!cfg.status_listen.empty()) m.http = std::make_unique<HttpStatusServer>(*m.engine, cfg.status_listen);
   spdlog::info(
       "cuzk daemon listening: grpc={} (port {}) http={} (port {}) devices={} ({}) circuits={} porep={} "
-      "param_cache={} verify_subgroup={} memory_budget={}",
+      "post={} param_cache={} verify_subgroup={} memory_budget={}",
       cfg.listen, m.grpc_port, cfg.status_listen.empty() ? "off" : cfg.status_listen, http_port(),
-      devs.size(), devs[0]->name(), cfg.circuits.size(), porep_list,
+      devs.size(), devs[0]->name(), cfg.circuits.size(), porep_list, post_list,
       cfg.param_cache.empty() ? "unset" : cfg.param_cache.string(), cfg.verify_subgroup,
       cfg.memory_budget_bytes);
 }

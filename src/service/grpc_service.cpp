@@ -30,7 +30,8 @@ Status error_status(const std::exception& e) {
 
 class ProvingService final : public v1::ProvingEngine::Service {
  public:
-  ProvingService(engine::Engine& e, PorepJobs& porep) : engine_(e), porep_(porep) {}
+  ProvingService(engine::Engine& e, PorepJobs& porep, PostJobs& post)
+      : engine_(e), porep_(porep), post_(post) {}
 
   Status SubmitProof(ServerContext*, const v1::SubmitProofRequest* req,
                      v1::SubmitProofResponse* resp) override {
@@ -104,6 +105,15 @@ class ProvingService final : public v1::ProvingEngine::Service {
         return Status(StatusCode::FAILED_PRECONDITION, e.what());
       }
     }
+    // PoSt ids ("wpost-32g", "winning-32g") likewise.
+    if (const auto proof = PostJobs::proof_of(req->circuit_id());
+        proof && !engine_.circuits().contains(req->circuit_id())) {
+      try {
+        post_.ensure_circuit(*proof);
+      } catch (const std::exception& e) {
+        return Status(StatusCode::FAILED_PRECONDITION, e.what());
+      }
+    }
     if (!engine_.circuits().contains(req->circuit_id()))
       return Status(StatusCode::NOT_FOUND, "unknown circuit \"" + req->circuit_id() + "\"");
     try {
@@ -133,6 +143,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
   Status submit(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
     v1::ProofKind kind = req.proof_kind();
     if (kind == v1::POREP_SEAL_COMMIT) return submit_porep(req, resp);
+    if (kind == v1::WINDOW_POST_PARTITION || kind == v1::WINNING_POST) return submit_post(req, resp);
     if (kind != v1::PROOF_KIND_UNSPECIFIED && kind != v1::CIRCOM_GROTH16 && kind != v1::BELLPERSON_GROTH16)
       return Status(
           StatusCode::UNIMPLEMENTED,
@@ -149,6 +160,11 @@ class ProvingService final : public v1::ProvingEngine::Service {
                       "circuit \"" + req.circuit_id() +
                           "\" is a PoRep circuit: submit POREP_SEAL_COMMIT with "
                           "the C1 output in vanilla_proof");
+      if (ck == "post")
+        return Status(StatusCode::INVALID_ARGUMENT,
+                      "circuit \"" + req.circuit_id() +
+                          "\" is a PoSt circuit: submit WINDOW_POST_PARTITION or WINNING_POST with the "
+                          "vanilla proofs");
       const v1::ProofKind want = ck == "bellperson" ? v1::BELLPERSON_GROTH16 : v1::CIRCOM_GROTH16;
       if (kind != v1::PROOF_KIND_UNSPECIFIED && kind != want)
         return Status(StatusCode::INVALID_ARGUMENT, "circuit \"" + req.circuit_id() + "\" is a " + ck +
@@ -183,6 +199,35 @@ class ProvingService final : public v1::ProvingEngine::Service {
       const std::string& c1 = req.vanilla_proof();
       jr = porep_.job(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(c1.data()), c1.size()),
                       req.registered_proof(), req.sector_size(), req.sector_number());
+    } catch (const Error& e) {
+      return Status(
+          e.code() == ErrorCode::kIo ? StatusCode::FAILED_PRECONDITION : StatusCode::INVALID_ARGUMENT,
+          e.what());
+    } catch (const std::exception& e) {
+      return Status(StatusCode::INTERNAL, e.what());
+    }
+    jr.request_id = req.request_id();
+    const int pr = req.priority();
+    jr.priority = pr >= 1 && pr <= 4 ? engine::Priority(pr) : engine::Priority::kNormal;
+    return enqueue(std::move(jr), resp);
+  }
+
+  /// A WINDOW_POST_PARTITION or WINNING_POST job: the vanilla proofs are parsed and verified here
+  /// (INVALID_ARGUMENT naming the proof, sector and challenge); missing parameters are the daemon's state
+  /// (FAILED_PRECONDITION naming the file).
+  Status submit_post(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
+    if (!req.circuit_id().empty() || req.witnesses_size() > 0 || !req.vanilla_proof().empty())
+      return Status(StatusCode::INVALID_ARGUMENT,
+                    "a PoSt job takes one bincode FallbackPoStSectorProof per sector in vanilla_proofs, not "
+                    "vanilla_proof, circuit_id or witnesses");
+    engine::JobRequest jr;
+    try {
+      std::vector<std::vector<uint8_t>> vanilla;
+      for (const std::string& v : req.vanilla_proofs()) vanilla.emplace_back(v.begin(), v.end());
+      const std::string& rnd = req.randomness();
+      jr = post_.job(req.proof_kind() == v1::WINNING_POST, req.registered_proof(), vanilla,
+                     std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(rnd.data()), rnd.size()),
+                     req.miner_id(), req.partition_index());
     } catch (const Error& e) {
       return Status(
           e.code() == ErrorCode::kIo ? StatusCode::FAILED_PRECONDITION : StatusCode::INVALID_ARGUMENT,
@@ -269,12 +314,14 @@ class ProvingService final : public v1::ProvingEngine::Service {
 
   engine::Engine& engine_;
   PorepJobs& porep_;
+  PostJobs& post_;
 };
 
 }  // namespace
 
-std::unique_ptr<v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine, PorepJobs& porep) {
-  return std::make_unique<ProvingService>(engine, porep);
+std::unique_ptr<v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine, PorepJobs& porep,
+                                                              PostJobs& post) {
+  return std::make_unique<ProvingService>(engine, porep, post);
 }
 
 }  // namespace cuzk::service

@@ -271,7 +271,7 @@ TEST(PostVanilla, BadBytesAreNamed) {
   b = good;
   b[48] = 0xff;
   b[55] = 0x7f;  // an absurd inclusion-proof count
-  EXPECT_NE(read(b).find("exceeds"), std::string::npos) << read(b);
+  EXPECT_NE(read(b).find("inclusion_proofs: length"), std::string::npos) << read(b);
 }
 
 TEST(PostVanilla, PartitionChecksTheVanillaProofs) {
@@ -294,6 +294,9 @@ TEST(PostVanilla, PartitionChecksTheVanillaProofs) {
   v = fake.vanilla;
   v[0].comm_r += Fr::one();
   EXPECT_NE(err(v, fake.randomness, 0).find("comm_r is not Poseidon"), std::string::npos);
+  v = fake.vanilla;
+  v[1].sectors[0].comm_r_last += Fr::one();
+  EXPECT_NE(err(v, fake.randomness, 0).find("comm_r_last is not the root"), std::string::npos);
   v = fake.vanilla;
   v[1].sector_id = v[0].sector_id;
   EXPECT_NE(err(v, fake.randomness, 0).find("appears twice"), std::string::npos);
