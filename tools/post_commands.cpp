@@ -68,7 +68,7 @@ engine::PostRequest read_request(const std::string& path) {
   }
 }
 
-int run_fake(const std::string& proof_name, size_t sectors, size_t partition, uint64_t seed,
+int run_fake(const std::string& proof_name, size_t sectors, size_t partition, uint64_t seed, bool as_json,
              const std::string& dir, bool quiet) {
   const RegisteredPostProof& proof = proof_arg(proof_name);
   if (sectors == 0) sectors = proof.type == circuits::PostType::kWinning ? 1 : proof.shape().sectors;
@@ -77,9 +77,14 @@ int run_fake(const std::string& proof_name, size_t sectors, size_t partition, ui
   std::vector<FileToWrite> files;
   nlohmann::json names = nlohmann::json::array();
   for (size_t i = 0; i < f.vanilla.size(); i++) {
-    const std::string name = "sector-" + std::to_string(f.vanilla[i].sector_id) + ".bin";
-    const std::vector<uint8_t> b = write_post_vanilla_proof(f.vanilla[i]);
-    files.push_back({(std::filesystem::path(dir) / name).string(), std::string(b.begin(), b.end())});
+    const std::string name =
+        "sector-" + std::to_string(f.vanilla[i].sector_id) + (as_json ? ".json" : ".bin");
+    std::string contents = write_post_vanilla_proof_json(f.vanilla[i]);
+    if (!as_json) {
+      const std::vector<uint8_t> b = write_post_vanilla_proof(f.vanilla[i]);
+      contents.assign(b.begin(), b.end());
+    }
+    files.push_back({(std::filesystem::path(dir) / name).string(), std::move(contents)});
     names.push_back(name);
   }
   const nlohmann::json req = {{"registered_proof", proof.id},
@@ -207,7 +212,13 @@ PostRequestFile read_post_request_file(const std::string& path) {
   for (size_t i = 0; i < files.size(); i++) {
     if (!files[i].is_string())
       throw Error(ErrorCode::kInvalidFile, path + ": vanilla_proofs[" + std::to_string(i) + "]: not a path");
-    f.vanilla_proofs.push_back(read_file_bytes(dir / files[i].get<std::string>()));
+    const std::filesystem::path file = dir / files[i].get<std::string>();
+    std::vector<uint8_t> b = read_file_bytes(file);
+    // A .json file holds the proof's serde JSON: sent on as the bincode the daemon takes.
+    if (file.extension() == ".json")
+      b = write_post_vanilla_proof(read_post_vanilla_proof_json(
+          b, registered_post_proof_by_id(f.registered_proof).shape().tree_r, file.string()));
+    f.vanilla_proofs.push_back(std::move(b));
   }
   f.miner_id = uint("miner_id");
   f.partition_index = uint("partition_index");
@@ -224,6 +235,8 @@ PostCommands::PostCommands(CLI::App& app, const std::function<void(CLI::App*)>& 
   fake_->add_option("--sectors", sectors_, "Sectors of the partition (default: a full one; WinningPoSt 1)");
   fake_->add_option("--partition", partition_, "The partition's index in the proof")->capture_default_str();
   fake_->add_option("--seed", seed_, "Seed of the sectors' random data")->capture_default_str();
+  fake_->add_flag("--json", json_,
+                  "Write each vanilla proof's serde JSON (sector-<id>.json) instead of bincode");
   fake_->add_option("dir", out_, "Output folder")->required();
   setup_ = post_->add_subcommand("setup", "A TESTING-ONLY key (.params and .vk) for a PoSt circuit");
   setup_->add_option("--registered-proof", registered_proof_, rp_help)->required();
@@ -247,7 +260,7 @@ PostCommands::PostCommands(CLI::App& app, const std::function<void(CLI::App*)>& 
 }
 
 std::optional<int> PostCommands::run(const DeviceChoice& dev, bool quiet) {
-  if (*fake_) return run_fake(registered_proof_, sectors_, partition_, seed_, out_, quiet);
+  if (*fake_) return run_fake(registered_proof_, sectors_, partition_, seed_, json_, out_, quiet);
   if (*setup_) return run_setup(registered_proof_, seed_, out_, dev, quiet);
   if (*prove_) return run_prove(request_, params_, vk_, out_, !no_subgroup_check_, dev, quiet);
   if (*verify_) return run_verify(request_, vk_, out_, quiet);

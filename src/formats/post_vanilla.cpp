@@ -1,5 +1,6 @@
 #include "formats/post_vanilla.hpp"
 
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "hash/fr32.hpp"
@@ -255,6 +256,175 @@ std::vector<uint8_t> write_post_vanilla_proof(const PostVanillaProof& p) {
     w.fr(s.comm_r_last);
   }
   return std::move(w.out);
+}
+
+namespace {
+
+using json = nlohmann::json;
+
+// A DOM walker that names the JSON path of every problem.
+struct JsonReader {
+  std::string source;
+  [[noreturn]] void fail(const std::string& at, const std::string& what) const {
+    throw Error(ErrorCode::kInvalidFile, source + ": " + at + ": " + what);
+  }
+  const json& get(const json& j, const std::string& at, const char* key, json::value_t type) const {
+    if (!j.is_object()) fail(at, "not an object");
+    auto it = j.find(key);
+    if (it == j.end()) fail(at.empty() ? key : at + "." + key, "missing");
+    if (it->type() != type && !(type == json::value_t::number_unsigned && it->is_number_unsigned()))
+      fail(at.empty() ? key : at + "." + key,
+           std::string("not ") + (type == json::value_t::array    ? "an array"
+                                  : type == json::value_t::object ? "an object"
+                                                                  : "an unsigned integer"));
+    return *it;
+  }
+  Fr fr(const json& j, const std::string& at) const {
+    if (!j.is_array() || j.size() != 32) fail(at, "not an array of 32 bytes");
+    uint8_t b[32];
+    for (size_t i = 0; i < 32; i++) {
+      if (!j[i].is_number_unsigned() || j[i].get<uint64_t>() > 255) fail(at, "not an array of 32 bytes");
+      b[i] = (uint8_t)j[i].get<uint64_t>();
+    }
+    Fr r;
+    if (!fr_from_bytes(b, r)) fail(at, "not a field element (≥ r)");
+    return r;
+  }
+  void path(const json& j, const std::string& at, uint32_t arity, size_t levels,
+            std::vector<PathLevel>& out) const {
+    const json& p = get(j, at, "path", json::value_t::array);
+    if (p.size() != levels)
+      fail(at + ".path", std::to_string(p.size()) + " levels; the tree has " + std::to_string(levels));
+    for (size_t i = 0; i < p.size(); i++) {
+      const std::string e = at + ".path[" + std::to_string(i) + "]";
+      const json& h = get(p[i], e, "hashes", json::value_t::array);
+      if (h.size() + 1 != arity)
+        fail(e + ".hashes", std::to_string(h.size()) + " siblings for arity " + std::to_string(arity));
+      PathLevel l;
+      for (size_t k = 0; k < h.size(); k++)
+        l.siblings.push_back(fr(h[k], e + ".hashes[" + std::to_string(k) + "]"));
+      const uint64_t index = get(p[i], e, "index", json::value_t::number_unsigned).get<uint64_t>();
+      if (index >= arity) fail(e + ".index", std::to_string(index) + " ≥ arity " + std::to_string(arity));
+      l.index = (uint32_t)index;
+      out.push_back(std::move(l));
+    }
+  }
+  C1MerkleProof merkle(const json& j, const std::string& at, const TreeShape& t) const {
+    const json& d = get(j, at, "data", json::value_t::object);
+    if (d.size() != 1) fail(at + ".data", "not one of Single, Sub, Top");
+    const std::string variant = d.begin().key();
+    C1MerkleProof m;
+    if (variant == "Single")
+      m.kind = MerkleProofKind::kSingle;
+    else if (variant == "Sub")
+      m.kind = MerkleProofKind::kSub;
+    else if (variant == "Top")
+      m.kind = MerkleProofKind::kTop;
+    else
+      fail(at + ".data", "unknown MerkleProof variant '" + variant + "' (Single, Sub or Top)");
+    const std::string v = at + ".data." + variant;
+    if (m.kind != merkle_proof_kind(t))
+      fail(at + ".data", "a " + variant + " proof for a tree that takes " +
+                             (t.top_arity   ? "Top"
+                              : t.sub_arity ? "Sub"
+                                            : "Single"));
+    const json& body = d.begin().value();
+    if (m.kind == MerkleProofKind::kSingle) {
+      path(get(body, v, "path", json::value_t::object), v + ".path", t.base_arity, t.base_levels, m.path);
+    } else {
+      path(get(body, v, "base_proof", json::value_t::object), v + ".base_proof", t.base_arity, t.base_levels,
+           m.path);
+      path(get(body, v, "sub_proof", json::value_t::object), v + ".sub_proof", t.sub_arity, 1, m.path);
+      if (m.kind == MerkleProofKind::kTop)
+        path(get(body, v, "top_proof", json::value_t::object), v + ".top_proof", t.top_arity, 1, m.path);
+    }
+    if (!body.contains("root")) fail(v + ".root", "missing");
+    if (!body.contains("leaf")) fail(v + ".leaf", "missing");
+    m.root = fr(body["root"], v + ".root");
+    m.leaf = fr(body["leaf"], v + ".leaf");
+    return m;
+  }
+};
+
+json fr_json(const Fr& x) {
+  const auto b = fr_to_bytes(x);
+  return json(std::vector<int>(b.begin(), b.end()));
+}
+
+json path_json(std::span<const PathLevel> p) {
+  json levels = json::array();
+  for (const PathLevel& l : p) {
+    json h = json::array();
+    for (const Fr& s : l.siblings) h.push_back(fr_json(s));
+    json e = json::object();
+    e["hashes"] = std::move(h);
+    e["index"] = l.index;
+    levels.push_back(std::move(e));
+  }
+  json o = json::object();
+  o["path"] = std::move(levels);
+  return o;
+}
+
+}  // namespace
+
+PostVanillaProof read_post_vanilla_proof_json(std::span<const uint8_t> bytes, const TreeShape& tree,
+                                              const std::string& source) {
+  const json j = json::parse(bytes.begin(), bytes.end(), nullptr, false);
+  JsonReader r{source};
+  if (j.is_discarded()) r.fail("(document)", "malformed or truncated JSON");
+  PostVanillaProof p;
+  p.sector_id = r.get(j, "", "sector_id", json::value_t::number_unsigned).get<uint64_t>();
+  if (!j.contains("comm_r")) r.fail("comm_r", "missing");
+  p.comm_r = r.fr(j["comm_r"], "comm_r");
+  const json& vp = r.get(j, "", "vanilla_proof", json::value_t::object);
+  const json& sectors = r.get(vp, "vanilla_proof", "sectors", json::value_t::array);
+  for (size_t s = 0; s < sectors.size(); s++) {
+    const std::string at = "vanilla_proof.sectors[" + std::to_string(s) + "]";
+    PostSectorProof sp;
+    const json& inc = r.get(sectors[s], at, "inclusion_proofs", json::value_t::array);
+    for (size_t i = 0; i < inc.size(); i++)
+      sp.inclusion_proofs.push_back(
+          r.merkle(inc[i], at + ".inclusion_proofs[" + std::to_string(i) + "]", tree));
+    for (const char* k : {"comm_c", "comm_r_last"})
+      if (!sectors[s].contains(k)) r.fail(at + "." + k, "missing");
+    sp.comm_c = r.fr(sectors[s]["comm_c"], at + ".comm_c");
+    sp.comm_r_last = r.fr(sectors[s]["comm_r_last"], at + ".comm_r_last");
+    p.sectors.push_back(std::move(sp));
+  }
+  return p;
+}
+
+std::string write_post_vanilla_proof_json(const PostVanillaProof& p) {
+  // nlohmann's object keeps keys sorted; serde writes struct order, so the text is assembled by hand.
+  std::string out = "{\"sector_id\":" + std::to_string(p.sector_id) +
+                    ",\"comm_r\":" + fr_json(p.comm_r).dump() + ",\"vanilla_proof\":{\"sectors\":[";
+  for (size_t s = 0; s < p.sectors.size(); s++) {
+    const PostSectorProof& sp = p.sectors[s];
+    out += (s ? ",{" : "{") + std::string("\"inclusion_proofs\":[");
+    for (size_t i = 0; i < sp.inclusion_proofs.size(); i++) {
+      const C1MerkleProof& m = sp.inclusion_proofs[i];
+      const std::span<const PathLevel> all(m.path);
+      out += i ? "," : "";
+      if (m.kind == MerkleProofKind::kSingle) {
+        out += "{\"data\":{\"Single\":{\"root\":" + fr_json(m.root).dump() +
+               ",\"leaf\":" + fr_json(m.leaf).dump() + ",\"path\":" + path_json(all).dump() + "}}}";
+        continue;
+      }
+      const size_t tail = m.kind == MerkleProofKind::kSub ? 1 : 2;
+      if (all.size() < tail)
+        throw Error(ErrorCode::kInvalidArgument,
+                    "PoSt vanilla proof: a compound Merkle proof with too few levels");
+      out += std::string("{\"data\":{\"") + (tail == 1 ? "Sub" : "Top") +
+             "\":{\"base_proof\":" + path_json(all.first(all.size() - tail)).dump() +
+             ",\"sub_proof\":" + path_json(all.subspan(all.size() - tail, 1)).dump();
+      if (tail == 2) out += ",\"top_proof\":" + path_json(all.last(1)).dump();
+      out += ",\"root\":" + fr_json(m.root).dump() + ",\"leaf\":" + fr_json(m.leaf).dump() + "}}}";
+    }
+    out += "],\"comm_c\":" + fr_json(sp.comm_c).dump() +
+           ",\"comm_r_last\":" + fr_json(sp.comm_r_last).dump() + "}";
+  }
+  return out + "]}}";
 }
 
 PostPartition post_partition(const RegisteredPostProof& proof, std::span<const PostVanillaProof> vanilla,

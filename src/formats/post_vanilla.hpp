@@ -6,7 +6,8 @@
 // lengths and usize, u32 enum variant index, [u8; 32] as 32 raw bytes): rust-filecoin-proofs-api
 // src/post.rs `generate_single_vanilla_proof` writes it, `generate_winning_post_with_vanilla` and
 // `generate_single_window_post_with_vanilla` read it; filecoin-ffi and Curio's cuzk client
-// (extern/cuzk/cuzk-core/src/prover.rs, SubmitProofRequest.vanilla_proofs) pass the bytes unchanged.
+// (extern/cuzk/cuzk-core/src/prover.rs, SubmitProofRequest.vanilla_proofs) pass the bytes unchanged. The
+// same struct's serde JSON is read and written too (read_post_vanilla_proof_json).
 //   FallbackPoStSectorProof = sector_id: u64, comm_r: [u8; 32],
 //                             vanilla_proof: {sectors: Vec<SectorProof>}           (fallback vanilla.rs
 //                             Proof)
@@ -76,6 +77,20 @@ PostVanillaProof read_post_vanilla_proof(std::span<const uint8_t> bytes, const c
 /// The bincode bytes of `p` as Rust's bincode::serialize writes them (read_post_vanilla_proof's
 /// inverse). Throws Error(kInvalidArgument) for a kSub / kTop proof with too few levels.
 std::vector<uint8_t> write_post_vanilla_proof(const PostVanillaProof& p);
+
+/// Reads the serde JSON of one FallbackPoStSectorProof (serde_json of the same struct, e.g. what Rust
+/// tooling dumps): {"sector_id": n, "comm_r": [32 integers], "vanilla_proof": {"sectors": [{
+/// "inclusion_proofs": [{"data": {"Single" | "Sub" | "Top": …}}], "comm_c", "comm_r_last"}]}}, the
+/// MerkleProof variants as in formats/c1.hpp. Unknown keys are ignored, as serde does. Throws
+/// Error(kInvalidFile, "<source>: <JSON path>: <problem>") for malformed JSON, a missing or mistyped
+/// field, a byte array that is not 32 integers 0..255 or not a field element, and a Merkle proof that
+/// does not fit `tree` (as read_post_vanilla_proof).
+PostVanillaProof read_post_vanilla_proof_json(std::span<const uint8_t> bytes, const circuits::TreeShape& tree,
+                                              const std::string& source);
+
+/// The compact JSON serde_json::to_vec writes for `p` (struct field order), read_post_vanilla_proof_json's
+/// inverse. Throws Error(kInvalidArgument) for a kSub / kTop proof with too few levels.
+std::string write_post_vanilla_proof_json(const PostVanillaProof& p);
 
 /// One partition ready for the circuit: the witness, and the partition's public sectors and index, the
 /// arguments of circuits::fallback_post_public_inputs.

@@ -31,6 +31,12 @@ expect_exit 0 "verify winning" -- "$CUZK" post verify --request win/request.json
 expect_exit 0 "prove window" -- "$CUZK" -q post prove --request wdp/request.json --params params/$WIN_DOW.params \
   --vk params/$WIN_DOW.vk wdp.bin
 expect_exit 0 "verify window" -- "$CUZK" post verify --request wdp/request.json --vk params/$WIN_DOW.vk wdp.bin
+# The same sectors' vanilla proofs as serde JSON: the same public inputs, so the same proof verifies.
+expect_exit 0 "fake window json" -- "$CUZK" -q post fake --registered-proof 5 --sectors 1 --partition 2 --seed 2 --json wdj
+grep -q '"sector-[0-9]*\.json"' wdj/request.json || fail "post fake --json: no .json vanilla proof named"
+expect_exit 0 "verify window from JSON vanilla proofs" -- "$CUZK" post verify --request wdj/request.json --vk params/$WIN_DOW.vk wdp.bin
+expect_exit 0 "prove window from JSON vanilla proofs" -- "$CUZK" -q post prove --request wdj/request.json \
+  --params params/$WIN_DOW.params --no-subgroup-check wdj.bin
 
 echo "== another partition's request (exit 2), the other PoSt's key (exit 1)"
 sed 's/"partition_index": 2/"partition_index": 0/' wdp/request.json >wdp/other.json

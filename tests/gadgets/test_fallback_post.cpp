@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "circuits/fallback_post.hpp"
+#include "formats/fake_c1.hpp"
 #include "formats/fake_post.hpp"
 #include "gadgets/modes.hpp"
 #include "groth16/cpu_backend.hpp"
@@ -272,6 +273,61 @@ TEST(PostVanilla, BadBytesAreNamed) {
   b[48] = 0xff;
   b[55] = 0x7f;  // an absurd inclusion-proof count
   EXPECT_NE(read(b).find("inclusion_proofs: length"), std::string::npos) << read(b);
+}
+
+TEST(PostVanilla, SerdeJsonRoundTrip) {
+  for (uint32_t id : {0u, 8u, 14u}) {
+    const RegisteredPostProof& p = registered_post_proof_by_id(id);
+    const PostVanillaProof v = make_fake_post(p, 1, 0, 40 + id).vanilla[0];
+    const std::string text = write_post_vanilla_proof_json(v);
+    const PostVanillaProof back = read_post_vanilla_proof_json(
+        {reinterpret_cast<const uint8_t*>(text.data()), text.size()}, p.shape().tree_r, "v.json");
+    EXPECT_EQ(write_post_vanilla_proof(back), write_post_vanilla_proof(v)) << p.name;
+    EXPECT_EQ(write_post_vanilla_proof_json(back), text);
+    EXPECT_EQ(text.rfind("{\"sector_id\":" + std::to_string(v.sector_id) + ",\"comm_r\":[", 0), 0u);
+  }
+}
+
+// A MerkleProof's JSON is the same text as in a C1 (formats/c1.hpp write_c1_json, serde's byte for byte).
+TEST(PostVanilla, MerkleProofJsonIsTheC1Writers) {
+  const FakeSector fs = make_fake_sector("StackedDrg2KiBV1_1", 3);
+  const std::string c1 = write_c1_json(fs.c1);
+  const std::string key = "\"comm_r_last_proof\":", next = ",\"replica_column_proofs\"";
+  const size_t at = c1.find(key) + key.size();
+  const std::string merkle = c1.substr(at, c1.find(next, at) - at);
+  PostVanillaProof v;
+  v.sector_id = 1;
+  v.sectors.push_back({{fs.c1.vanilla_proofs[0][0].comm_r_last_proof}, Fr::one(), Fr::one()});
+  EXPECT_NE(write_post_vanilla_proof_json(v).find("\"inclusion_proofs\":[" + merkle + "]"), std::string::npos)
+      << merkle;
+}
+
+TEST(PostVanilla, BadJsonIsNamed) {
+  const RegisteredPostProof& p = registered_post_proof_by_id(5);
+  const std::string good = write_post_vanilla_proof_json(make_fake_post(p, 1, 0, 9).vanilla[0]);
+  auto read = [&](const std::string& t) {
+    return error_of([&] {
+      read_post_vanilla_proof_json({reinterpret_cast<const uint8_t*>(t.data()), t.size()}, p.shape().tree_r,
+                                   "v.json");
+    });
+  };
+  EXPECT_EQ(read(good), "");
+  EXPECT_NE(read(good.substr(0, 100)).find("v.json: (document): malformed or truncated JSON"),
+            std::string::npos);
+  auto edited = [&](const std::string& from, const std::string& to) {
+    std::string t = good;
+    const size_t at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return t.replace(at, from.size(), to);
+  };
+  EXPECT_NE(read(edited("\"sector_id\"", "\"sector\"")).find("v.json: sector_id: missing"),
+            std::string::npos);
+  EXPECT_NE(read(edited("\"Single\"", "\"Double\""))
+                .find("inclusion_proofs[0].data: unknown MerkleProof variant 'Double'"),
+            std::string::npos);
+  EXPECT_NE(read(edited("\"comm_r\":[", "\"comm_r\":[300,")).find("comm_r: not an array of 32 bytes"),
+            std::string::npos);
+  EXPECT_NE(read(edited("\"index\":", "\"index\":1")).find(".path.path[0].index: "), std::string::npos);
 }
 
 TEST(PostVanilla, PartitionChecksTheVanillaProofs) {
