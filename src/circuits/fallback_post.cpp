@@ -4,6 +4,7 @@
 
 #include "circuits/porep_witness.hpp"
 #include "hash/sha256.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::circuits {
 
@@ -108,6 +109,70 @@ void synthesize_fallback_post(CS& cs, const PostShape& shape, const PostWitness*
     w = nullptr;
   }
   for (uint32_t i = 0; i < shape.sectors; i++) synthesize_sector(cs, shape, w ? &w->sectors[i] : nullptr);
+}
+
+CompactCs fallback_post_compact_cs(const PostShape& shape, ThreadPool& pool) {
+  RecordCs cs;
+  synthesize_sector(cs, shape, nullptr);
+  const Recording rec = cs.take_recording();
+  const uint32_t sector_inputs = rec.n_inputs - 1, sector_aux = rec.n_aux;  // n_inputs counts ONE
+  const size_t sector_rows = rec.n_constraints(), n_sectors = shape.sectors;
+  CompactCs out;
+  out.convention = HConvention::kBellperson;
+  out.n_inputs = 1 + (uint32_t)n_sectors * sector_inputs;
+  out.n_aux = (uint32_t)n_sectors * sector_aux;
+  const size_t rows = sector_rows * n_sectors + out.n_inputs;
+  if (rows > (size_t{1} << 28))
+    throw Error(ErrorCode::kInvalidArgument,
+                shape.name + ": " + std::to_string(rows) + " rows; the domain ends at 2^28");
+  out.log_n = 1;
+  while ((size_t{1} << out.log_n) < rows) out.log_n++;
+  // Variable v of sector s's rows (recorded for s = 0) in the whole circuit's columns; ONE is shared.
+  auto column = [&](uint32_t raw, uint32_t s) -> uint32_t {
+    const Var v = Var::from_raw(raw);
+    if (v.is_input()) return v.index() == 0 ? 0 : v.index() + s * sector_inputs;
+    return out.n_inputs + v.index() + s * sector_aux;
+  };
+  if (rec.coeffs.size() < 2 || rec.coeffs[kCoeffOne] != Fr::one() || rec.coeffs[kCoeffMinusOne] != -Fr::one())
+    throw Error(ErrorCode::kInternal, "the recording's coefficient table does not start with 1, -1");
+  out.table.assign(rec.coeffs.values().begin(), rec.coeffs.values().end());
+  auto build = [&](const RecordedMatrix& m, CompactMatrix& sm, bool input_rows) {
+    const uint64_t per = m.row_offsets[sector_rows];
+    const uint64_t nnz = per * n_sectors + (input_rows ? out.n_inputs : 0);
+    sm.row_offsets.resize(rows + 1);
+    sm.cols.resize(nnz);
+    sm.coeffs.resize(nnz);
+    sm.row_offsets[0] = 0;
+    pool.parallel_for(
+        n_sectors,
+        [&](size_t b, size_t e) {
+          for (size_t s = b; s < e; s++) {
+            const uint64_t base = s * per;
+            for (size_t r = 1; r <= sector_rows; r++)
+              sm.row_offsets[s * sector_rows + r] = base + m.row_offsets[r];
+            for (uint64_t k = 0; k < per; k++) {
+              sm.cols[base + k] = column(m.vars[k], (uint32_t)s);
+              sm.coeffs[base + k] = m.coeffs[k];
+            }
+          }
+        },
+        1);
+    // bellperson's appended rows: A = input_i, B and C empty.
+    const size_t first = sector_rows * n_sectors;
+    const uint64_t at = per * n_sectors;
+    for (uint32_t i = 0; i < out.n_inputs; i++) {
+      if (input_rows) {
+        sm.cols[at + i] = i;
+        sm.coeffs[at + i] = kCoeffOne;
+      }
+      sm.row_offsets[first + i + 1] = at + (input_rows ? i + 1 : 0);
+    }
+  };
+  build(rec.a, out.a, true);
+  build(rec.b, out.b, false);
+  build(rec.c, out.c, false);
+  compute_densities(out);
+  return out;
 }
 
 uint64_t post_challenge_index(PostApiVersion v, uint64_t sector_index, uint64_t challenge_count, uint64_t n) {

@@ -22,6 +22,11 @@
 
 #include "circuits/filecoin_hashers.hpp"
 #include "circuits/por.hpp"
+#include "groth16/compact_cs.hpp"
+
+namespace cuzk {
+class ThreadPool;
+}
 
 namespace cuzk::circuits {
 
@@ -74,6 +79,14 @@ struct PostWitness {
 /// or challenge count, path shape), naming the sector and the challenge.
 template <class CS>
 void synthesize_fallback_post(CS& cs, const PostShape& shape, const PostWitness* w);
+
+/// The prover's rows of `shape` in compact form (bellperson convention, the input rows appended,
+/// densities computed), what RecordCs + Recording::to_constraint_system + compact() give, built by
+/// recording one sector and replicating its rows for the others with their variables shifted (every
+/// sector has the same structure and refers only to its own variables and ONE), on `pool`: the 32 GiB
+/// WindowPoSt circuit's 125 M rows without a whole recording. Throws Error(kInvalidArgument) past 2^28
+/// rows.
+CompactCs fallback_post_compact_cs(const PostShape& shape, ThreadPool& pool);
 
 /// The api versions that change PoSt challenges (storage-proofs-core src/api_version.rs; PoSt reads
 /// only whether it is before 1.2.0).

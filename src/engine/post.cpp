@@ -19,14 +19,9 @@ std::shared_ptr<const PostCircuit> post_circuit(const circuits::PostShape& shape
   auto& slot = cache[shape.identifier() + " " + std::to_string(shape.tree_r.base_arity) + "-" +
                      std::to_string(shape.tree_r.sub_arity) + "-" + std::to_string(shape.tree_r.top_arity)];
   if (auto held = slot.lock()) return held;
-  circuits::RecordCs rec;
-  circuits::synthesize_fallback_post(rec, shape, nullptr);
   auto c = std::make_shared<PostCircuit>();
   c->shape = shape;
-  {
-    const ConstraintSystem cs = rec.take_recording().to_constraint_system();
-    c->rows = std::make_shared<const CompactCs>(compact(cs, pool));
-  }
+  c->rows = std::make_shared<const CompactCs>(circuits::fallback_post_compact_cs(shape, pool));
   std::shared_ptr<const PostCircuit> out = std::move(c);
   slot = out;
   return out;

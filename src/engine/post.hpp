@@ -27,9 +27,9 @@ struct PostCircuit {
   std::shared_ptr<const CompactCs> rows;
 };
 
-/// The circuit of `shape`, recorded on first use (RecordCs, then compact() on `pool`) and shared while
-/// anyone holds it (as engine::porep_circuit). Thread-safe. The whole recording is held while it is
-/// built: about 40 bytes a term, so the 125 M-constraint 32 GiB WindowPoSt circuit needs tens of GB.
+/// The circuit of `shape`, built on first use (circuits::fallback_post_compact_cs on `pool`: one sector
+/// recorded, its rows replicated) and shared while anyone holds it (as engine::porep_circuit).
+/// Thread-safe.
 std::shared_ptr<const PostCircuit> post_circuit(const circuits::PostShape& shape, ThreadPool& pool);
 
 /// The daemon's circuit id of a registered PoSt proof, cuzk's names: "winning-2k", "winning-8m",

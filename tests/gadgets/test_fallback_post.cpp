@@ -16,6 +16,7 @@
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
 #include "hash/fr32.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::circuits {
 namespace {
@@ -99,6 +100,26 @@ TEST(FallbackPostCircuit, ProductionSmallShapesCount) {
   }
   EXPECT_EQ(count_post(post_shape(PostType::kWinning, "32GiB")).constraints, 370590u);
   EXPECT_THROW(post_shape(PostType::kWindow, "4KiB"), Error);
+}
+
+// The replicated rows equal recording the whole circuit (a test shape with a sub and top level, and the
+// 2 KiB WindowPoSt and WinningPoSt circuits).
+TEST(FallbackPostCircuit, ReplicationEqualsFullRecording) {
+  ThreadPool pool(2);
+  for (const PostShape& shape : {post_test_shape({8, 2, 4, 2}, 3, 5), post_shape(PostType::kWindow, "2KiB"),
+                                 post_shape(PostType::kWinning, "2KiB")}) {
+    RecordCs rec;
+    synthesize_fallback_post(rec, shape, nullptr);
+    const ConstraintSystem want = rec.take_recording().to_constraint_system();
+    const ConstraintSystem got = expand(fallback_post_compact_cs(shape, pool), pool);
+    EXPECT_EQ(got.log_n, want.log_n) << shape.name;
+    EXPECT_EQ(got.n_inputs, want.n_inputs) << shape.name;
+    EXPECT_EQ(got.n_aux, want.n_aux) << shape.name;
+    EXPECT_TRUE(got.a == want.a) << shape.name;
+    EXPECT_TRUE(got.b == want.b) << shape.name;
+    EXPECT_TRUE(got.c == want.c) << shape.name;
+    EXPECT_TRUE(got.a_aux == want.a_aux && got.b_aux == want.b_aux && got.b_inp == want.b_inp) << shape.name;
+  }
 }
 
 // Filecoin's parameter files (rust-fil-proofs parameters.json): the SHA-256 of each shape's identifier.
