@@ -111,6 +111,35 @@ void synthesize_fallback_post(CS& cs, const PostShape& shape, const PostWitness*
   for (uint32_t i = 0; i < shape.sectors; i++) synthesize_sector(cs, shape, w ? &w->sectors[i] : nullptr);
 }
 
+void fallback_post_witness_into(const PostShape& shape, const PostWitness& w, ThreadPool& pool,
+                                std::span<Fr> inputs, std::span<Fr> aux) {
+  check_witness(shape, w);
+  CountCs count;
+  synthesize_sector(count, shape, nullptr);
+  const uint32_t si = count.num_inputs() - 1, sa = count.num_aux();  // one sector's, ONE not included
+  if (inputs.size() != 1 + size_t{shape.sectors} * si || aux.size() != size_t{shape.sectors} * sa)
+    throw Error(ErrorCode::kInvalidArgument, "PoSt witness: storage for " + std::to_string(inputs.size()) +
+                                                 " inputs and " + std::to_string(aux.size()) +
+                                                 " aux values; the circuit has " +
+                                                 std::to_string(1 + size_t{shape.sectors} * si) + " and " +
+                                                 std::to_string(size_t{shape.sectors} * sa));
+  inputs[0] = Fr::one();
+  pool.parallel_for(
+      shape.sectors,
+      [&](size_t b, size_t e) {
+        for (size_t s = b; s < e; s++) {
+          const uint32_t a0 = (uint32_t)s * sa, i0 = 1 + (uint32_t)s * si;
+          WitnessCs cs = WitnessCs::slice(aux.subspan(a0, sa), a0, inputs.subspan(i0, si), i0);
+          synthesize_sector(cs, shape, &w.sectors[s]);
+          if (cs.num_aux() != a0 + sa || cs.num_inputs() != i0 + si)
+            throw Error(ErrorCode::kInternal, "PoSt witness: sector " + std::to_string(s) + " filled " +
+                                                  std::to_string(cs.num_aux() - a0) + " of its " +
+                                                  std::to_string(sa) + " aux values");
+        }
+      },
+      1);
+}
+
 CompactCs fallback_post_compact_cs(const PostShape& shape, ThreadPool& pool) {
   RecordCs cs;
   synthesize_sector(cs, shape, nullptr);

@@ -80,6 +80,14 @@ struct PostWitness {
 template <class CS>
 void synthesize_fallback_post(CS& cs, const PostShape& shape, const PostWitness* w);
 
+/// The witness of one partition (the values synthesize_fallback_post computes in witness mode) into
+/// caller-owned storage, sector by sector on `pool`, each sector writing its own slice: `inputs` holds
+/// num_inputs() values (ONE first), `aux` the aux values; every value is written once, so the storage
+/// may be uninitialized. Throws Error(kInvalidArgument) when the witness does not fit the shape or the
+/// storage sizes differ from the circuit's.
+void fallback_post_witness_into(const PostShape& shape, const PostWitness& w, ThreadPool& pool,
+                                std::span<Fr> inputs, std::span<Fr> aux);
+
 /// The prover's rows of `shape` in compact form (bellperson convention, the input rows appended,
 /// densities computed), what RecordCs + Recording::to_constraint_system + compact() give, built by
 /// recording one sector and replicating its rows for the others with their variables shifted (every

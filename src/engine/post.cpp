@@ -82,19 +82,22 @@ Assignment post_assignment(const PostRequest& r, const std::shared_ptr<const Pos
   if (circuit->shape.identifier() != shape.identifier())
     throw Error(ErrorCode::kInternal,
                 "the circuit " + circuit->shape.name + " is not the " + shape.name + " circuit");
-  circuits::WitnessCs cs;
-  circuits::synthesize_fallback_post(cs, shape, &r.circuit_input.witness);
-  const circuits::Witness w = cs.take_witness();
+  const CompactCs& rows = *circuit->rows;
+  Assignment asg;
+  asg.log_n = rows.log_n;
+  asg.inputs.resize(rows.n_inputs);
+  asg.aux.resize(rows.n_aux);  // BigVector: default-initialized, every value written below
+  circuits::fallback_post_witness_into(shape, r.circuit_input.witness, pool, asg.inputs, asg.aux);
   const std::vector<Fr> want = post_public_inputs(r);
-  if (want.size() + 1 != w.inputs.size() || !std::equal(want.begin(), want.end(), w.inputs.begin() + 1))
+  if (want.size() + 1 != asg.inputs.size() || !std::equal(want.begin(), want.end(), asg.inputs.begin() + 1))
     throw Error(ErrorCode::kInternal, shape.name + " partition " + std::to_string(r.partition) +
                                           ": the circuit's public inputs differ from those computed from the "
                                           "sectors' ids, comm_r and the randomness");
-  std::vector<Fr> full;
-  full.reserve(w.inputs.size() + w.aux.size());
-  full.insert(full.end(), w.inputs.begin(), w.inputs.end());
-  full.insert(full.end(), w.aux.begin(), w.aux.end());
-  return deferred_assignment(std::shared_ptr<const CompactCs>(circuit, circuit->rows.get()), full, pool);
+  asg.a_aux = rows.a_aux;
+  asg.b_inp = rows.b_inp;
+  asg.b_aux = rows.b_aux;
+  asg.rows = std::shared_ptr<const CompactCs>(circuit, circuit->rows.get());
+  return asg;
 }
 
 LoadedCircuit load_post(const std::filesystem::path& params,

@@ -223,6 +223,25 @@ TEST(FallbackPostCircuit, FakeWinning2KiBSatisfies) {
   EXPECT_TRUE(cs.first_unsatisfied().has_value());
 }
 
+// The witness made sector by sector on a pool equals the sequential synthesis.
+TEST(FallbackPostCircuit, ParallelWitnessEqualsSequential) {
+  ThreadPool pool(2);
+  for (uint32_t id : {0u, 5u}) {
+    const FakePost fake = make_fake_post(registered_post_proof_by_id(id), id ? 2 : 1, 0, 60 + id);
+    const PostShape shape = fake.proof.shape();
+    const PostPartition part = post_partition(fake.proof, fake.vanilla, fake.randomness, 0);
+    WitnessCs cs;
+    synthesize_fallback_post(cs, shape, &part.witness);
+    const Witness want = cs.take_witness();
+    std::vector<Fr> inputs(want.inputs.size()), aux(want.aux.size());
+    fallback_post_witness_into(shape, part.witness, pool, inputs, aux);
+    EXPECT_EQ(inputs, want.inputs) << shape.name;
+    EXPECT_EQ(aux, want.aux) << shape.name;
+    aux.pop_back();
+    EXPECT_THROW(fallback_post_witness_into(shape, part.witness, pool, inputs, aux), Error);
+  }
+}
+
 TEST(FallbackPostCircuit, WitnessOfWrongShapeIsRefused) {
   const FakePost fake = make_fake_post(registered_post_proof_by_id(5), 2, 0, 3);
   PostPartition part = post_partition(fake.proof, fake.vanilla, fake.randomness, 0);
