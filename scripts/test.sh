@@ -13,7 +13,7 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -D
 cmake --build build-asan --target cuzk_tests cuzk_gadget_tests cuzk_c_abi_test
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
    ctest --output-on-failure -j2 -E "ParentCacheDigest512|C1Large" \
-   -R "^(Noble|Field|Fp52|Group|Pairing|Decoder|Format|Ntt|Msm|Groth16|Engine|Circuit|Gadget|Boolean|UInt32|MultiEq|Sha256|Poseidon|Por|Filecoin|CreateLabel|C1|Sdr|StackedWitness|c_abi)")
+   -R "^(Noble|Field|Fp52|Group|Pairing|Decoder|Format|Ntt|Msm|Groth16|Engine|Circuit|Gadget|Boolean|UInt32|MultiEq|Sha256|Poseidon|Por|Filecoin|CreateLabel|C1|Sdr|StackedWitness|PostVanilla|c_abi)")
 # Every libFuzzer target of fuzz/ for a bounded time from its seed corpus (fixed seed): a crash, leak,
 # timeout or property failure fails the suite (scripts/fuzz.sh; longer runs: scripts/fuzz.sh all 600).
 ./scripts/fuzz.sh all "${FUZZ_SECONDS:-10}"

@@ -15,6 +15,7 @@
 #include "formats/c1.hpp"
 #include "grpc_client.hpp"
 #include "snap_commands.hpp"
+#include "post_commands.hpp"
 #endif
 
 namespace cuzk::cli {
@@ -47,6 +48,16 @@ v1::SubmitProofRequest job_request(const ClientOptions& o) {
     r.set_comm_r_old(std::string(f.comm_r_old.begin(), f.comm_r_old.end()));
     r.set_comm_r_new(std::string(f.comm_r_new.begin(), f.comm_r_new.end()));
     r.set_comm_d_new(std::string(f.comm_d_new.begin(), f.comm_d_new.end()));
+    return r;
+  }
+  if (!o.post.empty()) {
+    const PostRequestFile f = read_post_request_file(o.post);
+    r.set_proof_kind(f.winning ? v1::WINNING_POST : v1::WINDOW_POST_PARTITION);
+    r.set_registered_proof(f.registered_proof);
+    for (const auto& v : f.vanilla_proofs) r.add_vanilla_proofs(std::string(v.begin(), v.end()));
+    r.set_randomness(std::string(f.randomness.begin(), f.randomness.end()));
+    r.set_miner_id(f.miner_id);
+    r.set_partition_index((uint32_t)f.partition_index);
     return r;
   }
   if (!o.porep.empty()) {

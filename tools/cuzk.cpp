@@ -39,6 +39,7 @@
 #include "groth16/verifier.hpp"
 #include "info.hpp"
 #include "porep_commands.hpp"  // porep …, bench circuit
+#include "post_commands.hpp"   // post … (WinningPoSt, WindowPoSt)
 #include "selfcheck.hpp"
 #include "snap_commands.hpp"  // snap …
 #include "synth.hpp"
@@ -259,6 +260,7 @@ int main(int argc, char** argv) {
   cuzk::cli::EngineCommands engine_commands(app, *bench);  // serve, client, bench batch/pipeline
   cuzk::cli::PorepCommands porep_commands(app, *bench, add_device_options);  // porep …, bench circuit
   cuzk::cli::SnapCommands snap_commands(app, add_device_options);            // snap …
+  cuzk::cli::PostCommands post_commands(app, add_device_options);            // post …
   std::string timeline_csv, timeline_svg;
   CLI::App* timeline_cmd = app.add_subcommand("timeline", "Draw the engine's timeline CSV as lanes");
   timeline_cmd->add_option("csv", timeline_csv, "Timeline CSV (bench pipeline --timeline, the daemon's)")
@@ -288,6 +290,7 @@ int main(int argc, char** argv) {
     if (!budget_text.empty()) dev.gpu_mem_budget = parse_size(budget_text, "--gpu-mem-budget");
     if (auto rc = porep_commands.run(dev, quiet)) return *rc;
     if (auto rc = snap_commands.run(dev, quiet)) return *rc;
+    if (auto rc = post_commands.run(dev, quiet)) return *rc;
     if (*timeline_cmd) return cuzk::cli::run_timeline(timeline_csv, timeline_svg, quiet);
     if (auto rc = bench_witness.run(threads)) return *rc;
     if (*prove) {

@@ -31,6 +31,9 @@ void job_options(CLI::App* c, ClientOptions& o) {
       ->check(CLI::ExistingFile);
   c->add_option("--update", o.update, "SnapDeals: the update.json of the commitments")
       ->check(CLI::ExistingFile);
+  c->add_option("--post", o.post,
+                "A PoSt request.json (cuzk post fake): a WINNING_POST or WINDOW_POST_PARTITION job")
+      ->check(CLI::ExistingFile);
 }
 
 }  // namespace

@@ -40,6 +40,8 @@ struct ClientOptions {
   uint64_t sector_number = 0;
   /// `snap fake`'s vanilla.json and the update.json of its commitments: a SNAP_DEALS_UPDATE job.
   std::string snap, update;
+  /// A PoSt request file (tools/post_commands.hpp): a WINNING_POST or WINDOW_POST_PARTITION job.
+  std::string post;
 };
 
 /// Options of `cuzk bench pipeline`.

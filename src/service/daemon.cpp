@@ -24,6 +24,7 @@
 #include "service/http_status.hpp"
 #include "service/porep_jobs.hpp"
 #include "service/snap_jobs.hpp"
+#include "service/post_jobs.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::service {
@@ -71,6 +72,7 @@ struct Daemon::Impl {
   std::unique_ptr<engine::Engine> engine;
   std::unique_ptr<PorepJobs> porep;
   std::unique_ptr<SnapJobs> snap;
+  std::unique_ptr<PostJobs> post;
   std::unique_ptr<cuzk::v1::ProvingEngine::Service> service;
   std::unique_ptr<grpc::Server> server;
   std::unique_ptr<HttpStatusServer> http;
@@ -145,10 +147,16 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   std::string snap_list;
   for (const std::string& id : m.snap->register_present()) snap_list += (snap_list.empty() ? "" : ",") + id;
   if (snap_list.empty()) snap_list = "none";
+  // PoSt circuits likewise (WINDOW_POST_PARTITION, WINNING_POST).
+  m.post = std::make_unique<PostJobs>(m.engine->circuits(),
+                                      PostJobs::Options{cfg.param_cache, reading, cfg.synthesis_threads});
+  std::string post_list;
+  for (const std::string& id : m.post->register_present()) post_list += (post_list.empty() ? "" : ",") + id;
+  if (post_list.empty()) post_list = "none";
   for (const CircuitConfig& c : cfg.circuits)
     if (c.preload) m.engine->circuits().preload(c.id);
 
-  m.service = make_grpc_service(*m.engine, *m.porep, *m.snap, cfg.limits);
+  m.service = make_grpc_service(*m.engine, *m.porep, *m.snap, *m.post, cfg.limits);
   if (cfg.listen.rfind("unix:", 0) == 0) refuse_live_socket(cfg.listen);
   grpc::ServerBuilder b;
   b.SetMaxReceiveMessageSize((int)std::min<uint64_t>(cfg.limits.max_message_bytes, INT32_MAX));
@@ -172,9 +180,9 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
                                                 cfg.limits.http_timeout_s);
   spdlog::info(
       "cuzk daemon listening: grpc={} (port {}) http={} (port {}) devices={} ({}) circuits={} porep={} "
-      "snap={} param_cache={} verify_subgroup={} memory_budget={}",
+      "snap={} post={} param_cache={} verify_subgroup={} memory_budget={}",
       cfg.listen, m.grpc_port, cfg.status_listen.empty() ? "off" : cfg.status_listen, http_port(),
-      devs.size(), devs[0]->name(), cfg.circuits.size(), porep_list, snap_list,
+      devs.size(), devs[0]->name(), cfg.circuits.size(), porep_list, snap_list, post_list,
       cfg.param_cache.empty() ? "unset" : cfg.param_cache.string(), cfg.verify_subgroup,
       cfg.memory_budget_bytes);
 }

@@ -112,8 +112,9 @@ Status bounded(Status s) {
 
 class ProvingService final : public v1::ProvingEngine::Service {
  public:
-  ProvingService(engine::Engine& e, PorepJobs& porep, SnapJobs& snap, const ServiceLimits& limits)
-      : engine_(e), porep_(porep), snap_(snap), limits_(limits) {}
+  ProvingService(engine::Engine& e, PorepJobs& porep, SnapJobs& snap, PostJobs& post,
+                 const ServiceLimits& limits)
+      : engine_(e), porep_(porep), snap_(snap), post_(post), limits_(limits) {}
 
   Status SubmitProof(ServerContext*, const v1::SubmitProofRequest* req,
                      v1::SubmitProofResponse* resp) override {
@@ -189,6 +190,15 @@ class ProvingService final : public v1::ProvingEngine::Service {
         porep_.ensure_circuit(*size);
       } catch (const std::exception& e) {
         return bounded(Status(StatusCode::FAILED_PRECONDITION, e.what()));
+      }
+    }
+    // PoSt ids ("wpost-32g", "winning-32g") likewise.
+    if (const auto proof = PostJobs::proof_of(req->circuit_id());
+        proof && !engine_.circuits().contains(req->circuit_id())) {
+      try {
+        post_.ensure_circuit(*proof);
+      } catch (const std::exception& e) {
+        return Status(StatusCode::FAILED_PRECONDITION, e.what());
       }
     }
     if (!engine_.circuits().contains(req->circuit_id()))
@@ -273,13 +283,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
     v1::ProofKind kind = req.proof_kind();
     if (kind == v1::POREP_SEAL_COMMIT) return submit_porep(req, resp);
     if (kind == v1::SNAP_DEALS_UPDATE) return submit_snap(req, resp);
-    if (kind != v1::PROOF_KIND_UNSPECIFIED && kind != v1::CIRCOM_GROTH16 && kind != v1::BELLPERSON_GROTH16)
-      return Status(
-          StatusCode::UNIMPLEMENTED,
-          "proof kind " + v1::ProofKind_Name(kind) +
-              " (Filecoin vanilla proofs) is not supported yet: this daemon proves POREP_SEAL_COMMIT, "
-              "SNAP_DEALS_UPDATE, "
-              "and CIRCOM_GROTH16 or BELLPERSON_GROTH16 with circuit_id and witnesses");
+    if (kind == v1::WINDOW_POST_PARTITION || kind == v1::WINNING_POST) return submit_post(req, resp);
     if (req.circuit_id().empty()) return Status(StatusCode::INVALID_ARGUMENT, "circuit_id is empty");
     if (req.witnesses_size() == 0)
       return Status(StatusCode::INVALID_ARGUMENT, "no witness: give one .wtns per partition in witnesses");
@@ -290,6 +294,11 @@ class ProvingService final : public v1::ProvingEngine::Service {
                       "circuit \"" + req.circuit_id() +
                           "\" is a PoRep circuit: submit POREP_SEAL_COMMIT with "
                           "the C1 output in vanilla_proof");
+      if (ck == "post")
+        return Status(StatusCode::INVALID_ARGUMENT,
+                      "circuit \"" + req.circuit_id() +
+                          "\" is a PoSt circuit: submit WINDOW_POST_PARTITION or WINNING_POST with the "
+                          "vanilla proofs");
       const v1::ProofKind want = ck == "bellperson" ? v1::BELLPERSON_GROTH16 : v1::CIRCOM_GROTH16;
       if (kind != v1::PROOF_KIND_UNSPECIFIED && kind != want)
         return Status(StatusCode::INVALID_ARGUMENT, "circuit \"" + req.circuit_id() + "\" is a " + ck +
@@ -356,6 +365,33 @@ class ProvingService final : public v1::ProvingEngine::Service {
       return Status(StatusCode::INTERNAL, e.what());
     }
     for (const std::string& p : req.vanilla_proofs()) jr.extra_bytes += p.size();  // parsed, shared
+    return enqueue(req, std::move(jr), resp);
+  }
+
+  /// A WINDOW_POST_PARTITION or WINNING_POST job: the vanilla proofs are parsed and verified here
+  /// (INVALID_ARGUMENT naming the proof, sector and challenge); missing parameters are the daemon's state
+  /// (FAILED_PRECONDITION naming the file).
+  Status submit_post(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
+    if (!req.circuit_id().empty() || req.witnesses_size() > 0 || !req.vanilla_proof().empty())
+      return Status(StatusCode::INVALID_ARGUMENT,
+                    "a PoSt job takes one bincode FallbackPoStSectorProof per sector in vanilla_proofs, not "
+                    "vanilla_proof, circuit_id or witnesses");
+    engine::JobRequest jr;
+    try {
+      std::vector<std::vector<uint8_t>> vanilla;
+      for (const std::string& v : req.vanilla_proofs()) vanilla.emplace_back(v.begin(), v.end());
+      const std::string& rnd = req.randomness();
+      jr = post_.job(req.proof_kind() == v1::WINNING_POST, req.registered_proof(), vanilla,
+                     std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(rnd.data()), rnd.size()),
+                     req.miner_id(), req.partition_index());
+    } catch (const Error& e) {
+      return Status(
+          e.code() == ErrorCode::kIo ? StatusCode::FAILED_PRECONDITION : StatusCode::INVALID_ARGUMENT,
+          e.what());
+    } catch (const std::exception& e) {
+      return Status(StatusCode::INTERNAL, e.what());
+    }
+    for (const std::string& v : req.vanilla_proofs()) jr.extra_bytes += v.size();  // parsed, shared
     return enqueue(req, std::move(jr), resp);
   }
 
@@ -447,6 +483,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
   engine::Engine& engine_;
   PorepJobs& porep_;
   SnapJobs& snap_;
+  PostJobs& post_;
   const ServiceLimits limits_;
   std::atomic<unsigned> waiting_{0};  ///< AwaitProof and Prove calls now (WaitSlot)
 };
@@ -454,8 +491,9 @@ class ProvingService final : public v1::ProvingEngine::Service {
 }  // namespace
 
 std::unique_ptr<v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine, PorepJobs& porep,
-                                                              SnapJobs& snap, const ServiceLimits& limits) {
-  return std::make_unique<ProvingService>(engine, porep, snap, limits);
+                                                              SnapJobs& snap, PostJobs& post,
+                                                              const ServiceLimits& limits) {
+  return std::make_unique<ProvingService>(engine, porep, snap, post, limits);
 }
 
 }  // namespace cuzk::service

@@ -8,17 +8,19 @@
 #include "service/config.hpp"
 #include "service/porep_jobs.hpp"
 #include "service/snap_jobs.hpp"
+#include "service/post_jobs.hpp"
 
 namespace cuzk::service {
 
 /// Makes the service object for `engine`, with POREP_SEAL_COMMIT jobs made by `porep` and
-/// SNAP_DEALS_UPDATE jobs by `snap` (all must outlive it). Bad requests get INVALID_ARGUMENT naming the
-/// problem (client text in messages is cut to 64 bytes, engine::printable); a request over `limits`
-/// INVALID_ARGUMENT naming the limit; a request_id reused for a different request ALREADY_EXISTS; a full
-/// daemon (queued input, waiting clients) RESOURCE_EXHAUSTED; a PoRep or SnapDeals job whose parameters
-/// are missing FAILED_PRECONDITION naming the file; the other Filecoin kinds (PoSt) UNIMPLEMENTED.
+/// Makes the service object for `engine`, with POREP_SEAL_COMMIT jobs made by `porep`, SNAP_DEALS_UPDATE
+/// jobs by `snap` and WINDOW_POST_PARTITION / WINNING_POST jobs by `post` (all must outlive it). Bad
+/// requests get INVALID_ARGUMENT naming the problem (client text in messages is cut to 64 bytes,
+/// engine::printable); a request over `limits` INVALID_ARGUMENT naming the limit; a request_id reused
+/// for a different request ALREADY_EXISTS; a full daemon (queued input, waiting clients)
+/// RESOURCE_EXHAUSTED; a Filecoin job whose parameters are missing FAILED_PRECONDITION naming the file.
 std::unique_ptr<cuzk::v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine, PorepJobs& porep,
-                                                                    SnapJobs& snap,
+                                                                    SnapJobs& snap, PostJobs& post,
                                                                     const ServiceLimits& limits);
 
 }  // namespace cuzk::service

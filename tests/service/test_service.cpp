@@ -231,15 +231,14 @@ TEST(ServiceGrpc, FailuresStayInTheirJob) {
   EXPECT_EQ(r.status(), v1::AwaitProofResponse::FAILED);
   EXPECT_EQ(r.error_message(), "unknown circuit \"no-such\"");
   s.expect_valid(s.prove(s.job(1)), 1);
-  // Request-level refusals are gRPC errors.
+  // Request-level refusals are gRPC errors: a PoSt request without its fields names the first missing.
   v1::SubmitProofRequest post;
   post.set_proof_kind(v1::WINNING_POST);
   v1::SubmitProofResponse sub;
   grpc::ClientContext c1;
   const grpc::Status st = s.stub->SubmitProof(&c1, post, &sub);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::UNIMPLEMENTED);
-  EXPECT_NE(st.error_message().find("WINNING_POST (Filecoin vanilla proofs) is not supported yet"),
-            std::string::npos)
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(st.error_message().find("randomness: 0 bytes; PoSt randomness is 32"), std::string::npos)
       << st.error_message();
   v1::SubmitProofRequest wrong_kind = s.job(1);
   wrong_kind.set_proof_kind(v1::BELLPERSON_GROTH16);

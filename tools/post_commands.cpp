@@ -1,0 +1,271 @@
+#include "post_commands.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "engine/post.hpp"
+#include "formats/atomic_file.hpp"
+#include "formats/fake_post.hpp"
+#include "formats/params.hpp"
+#include "formats/proof_zcash.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
+#include "util/error.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk::cli {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string hex(std::span<const uint8_t> b) {
+  static const char* h = "0123456789abcdef";
+  std::string s;
+  for (uint8_t x : b) {
+    s += h[x >> 4];
+    s += h[x & 15];
+  }
+  return s;
+}
+
+std::vector<uint8_t> unhex(const std::string& text, const std::string& what) {
+  auto nib = [&](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    throw Error(ErrorCode::kInvalidFile, what + ": not a hex digit '" + std::string(1, c) + "'");
+  };
+  if (text.size() % 2) throw Error(ErrorCode::kInvalidFile, what + ": an odd number of hex digits");
+  std::vector<uint8_t> b(text.size() / 2);
+  for (size_t i = 0; i < b.size(); i++) b[i] = (uint8_t)(nib(text[2 * i]) << 4 | nib(text[2 * i + 1]));
+  return b;
+}
+
+// A registered PoSt proof given as an id (0..14) or a variant name.
+const RegisteredPostProof& proof_arg(const std::string& text) {
+  if (text.empty())
+    throw Error(ErrorCode::kInvalidArgument, "--registered-proof: required (0..14 or a name)");
+  if (std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return registered_post_proof_by_id(std::stoull(text));
+  return registered_post_proof(text);
+}
+
+// A request file, parsed and verified as the daemon parses SubmitProofRequest's fields.
+engine::PostRequest read_request(const std::string& path) {
+  const PostRequestFile f = read_post_request_file(path);
+  try {
+    return engine::parse_post_request(f.registered_proof, f.vanilla_proofs, f.randomness, f.miner_id,
+                                      f.partition_index);
+  } catch (const Error& e) {
+    throw Error(ErrorCode::kInvalidFile, path + ": " + e.what());
+  }
+}
+
+int run_fake(const std::string& proof_name, size_t sectors, size_t partition, uint64_t seed, bool as_json,
+             const std::string& dir, bool quiet) {
+  const RegisteredPostProof& proof = proof_arg(proof_name);
+  if (sectors == 0) sectors = proof.type == circuits::PostType::kWinning ? 1 : proof.shape().sectors;
+  const FakePost f = make_fake_post(proof, sectors, partition, seed);
+  std::filesystem::create_directories(dir);
+  std::vector<FileToWrite> files;
+  nlohmann::json names = nlohmann::json::array();
+  for (size_t i = 0; i < f.vanilla.size(); i++) {
+    const std::string name =
+        "sector-" + std::to_string(f.vanilla[i].sector_id) + (as_json ? ".json" : ".bin");
+    std::string contents = write_post_vanilla_proof_json(f.vanilla[i]);
+    if (!as_json) {
+      const std::vector<uint8_t> b = write_post_vanilla_proof(f.vanilla[i]);
+      contents.assign(b.begin(), b.end());
+    }
+    files.push_back({(std::filesystem::path(dir) / name).string(), std::move(contents)});
+    names.push_back(name);
+  }
+  const nlohmann::json req = {{"registered_proof", proof.id},
+                              {"randomness", hex(f.randomness)},
+                              {"miner_id", f.miner_id},
+                              {"partition_index", f.partition},
+                              {"vanilla_proofs", names}};
+  files.push_back({(std::filesystem::path(dir) / "request.json").string(), req.dump(2) + "\n"});
+  write_files_atomically(files);
+  if (!quiet)
+    std::printf("wrote %s/request.json: %s, %zu sectors, partition %zu\n", dir.c_str(),
+                std::string(proof.name).c_str(), f.vanilla.size(), f.partition);
+  return 0;
+}
+
+int run_setup(const std::string& proof_name, uint64_t seed, std::string out, const DeviceChoice& dev,
+              bool quiet) {
+  std::fprintf(
+      stderr,
+      "cuzk post setup: a single-party setup is for TESTING ONLY: whoever runs it can forge proofs.\n");
+  const RegisteredPostProof& proof = proof_arg(proof_name);
+  const circuits::PostShape shape = proof.shape();
+  if (std::filesystem::is_directory(out))
+    out = (std::filesystem::path(out) / (post_param_stem(shape) + ".params")).string();
+  const std::string vk_out = std::filesystem::path(out).replace_extension(".vk").string();
+  ThreadPool pool(dev.threads);
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto circuit = engine::post_circuit(shape, pool);
+  const ProvingKey key =
+      setup(expand(*circuit->rows, pool), ToxicWaste::from_seed(seed), pool, setup_accel(dev));
+  write_params(out, key, &pool);
+  write_vk(vk_out, key);
+  if (!quiet)
+    std::printf("wrote %s and %s (%s: %u inputs, %u aux) in %.1f s\n", out.c_str(), vk_out.c_str(),
+                shape.name.c_str(), key.n_inputs, key.n_aux, seconds_since(t0));
+  return 0;
+}
+
+int run_prove(const std::string& request, const std::string& params, const std::string& vk_path,
+              const std::string& out, bool subgroup_check, const DeviceChoice& dev, bool quiet) {
+  const auto t0 = std::chrono::steady_clock::now();
+  ThreadPool pool(dev.threads);
+  const engine::PostRequest r = read_request(request);
+  const auto circuit = engine::post_circuit(r.proof.shape(), pool);
+  const auto key = std::make_shared<const ProvingKey>(
+      read_params_on(params, dev, subgroup_check ? SubgroupCheck::kYes : SubgroupCheck::kNo));
+  check_key_fits(*key, *circuit->rows, params + " and the " + circuit->shape.name + " PoSt circuit");
+  const VerifyingKey vk = vk_path.empty() ? key->verifying_key() : read_vk(vk_path);
+  std::unique_ptr<ProverBackend> backend = make_backend(dev);
+  std::vector<Assignment> one;
+  one.push_back(engine::post_assignment(r, circuit, pool));
+  ProveResult res = std::move(prove_finalize(prove_start(key, std::move(one), *backend))[0]);
+  if (!verify(vk, engine::post_public_inputs(r), res.proof))
+    throw Error(ErrorCode::kUnsatisfied, "the proof does not verify with " +
+                                             (vk_path.empty() ? params : vk_path) + "; nothing written");
+  write_proofs_file(out, std::span<const Groth16Proof>(&res.proof, 1));
+  if (!quiet)
+    std::printf("wrote %s: %s partition %zu, 192 bytes, verified; %.2f s\n", out.c_str(),
+                std::string(r.proof.name).c_str(), r.partition, seconds_since(t0));
+  return 0;
+}
+
+int run_verify(const std::string& request, const std::string& vk_path, const std::string& proof_path,
+               bool quiet) {
+  const engine::PostRequest r = read_request(request);
+  const VerifyingKey vk = read_vk(vk_path);
+  const std::vector<Groth16Proof> proofs = read_proofs_file(proof_path);
+  if (proofs.size() != 1)
+    throw Error(ErrorCode::kInvalidFile,
+                proof_path + ": " + std::to_string(proofs.size()) + " proofs; a PoSt partition has 1");
+  if (!verify(vk, engine::post_public_inputs(r), proofs[0])) {
+    if (!quiet) std::printf("invalid: the proof does not verify\n");
+    return 1;
+  }
+  if (!quiet) std::printf("OK: %s partition %zu verifies\n", std::string(r.proof.name).c_str(), r.partition);
+  return 0;
+}
+
+int run_r1cs(const std::string& proof_name) {
+  const circuits::PostShape shape = proof_arg(proof_name).shape();
+  circuits::CountCs cs;
+  circuits::synthesize_fallback_post(cs, shape, nullptr);
+  std::printf("%s: %u inputs (ONE included), %u aux, %zu constraints, %zu rows with the input rows; %s\n",
+              shape.name.c_str(), cs.num_inputs(), cs.num_aux(), cs.num_constraints(),
+              cs.num_constraints() + cs.num_inputs(), post_param_stem(shape).c_str());
+  return 0;
+}
+
+}  // namespace
+
+PostRequestFile read_post_request_file(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_file_bytes(path);
+  const nlohmann::json j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) throw Error(ErrorCode::kInvalidFile, path + ": not a JSON object");
+  auto field = [&](const char* k) -> const nlohmann::json& {
+    if (!j.contains(k)) throw Error(ErrorCode::kInvalidFile, path + ": " + k + ": missing");
+    return j.at(k);
+  };
+  auto uint = [&](const char* k) {
+    const nlohmann::json& v = field(k);
+    if (!v.is_number_unsigned())
+      throw Error(ErrorCode::kInvalidFile, path + ": " + k + ": not an unsigned integer");
+    return v.get<uint64_t>();
+  };
+  PostRequestFile f;
+  const nlohmann::json& rp = field("registered_proof");
+  try {
+    if (rp.is_string())
+      f.registered_proof = registered_post_proof(rp.get<std::string>()).id;
+    else if (rp.is_number_unsigned())
+      f.registered_proof = registered_post_proof_by_id(rp.get<uint64_t>()).id;
+    else
+      throw Error(ErrorCode::kInvalidFile, "not an id or a name");
+  } catch (const Error& e) {
+    throw Error(ErrorCode::kInvalidFile, path + ": registered_proof: " + e.what());
+  }
+  f.winning = registered_post_proof_by_id(f.registered_proof).type == circuits::PostType::kWinning;
+  const nlohmann::json& rnd = field("randomness");
+  if (!rnd.is_string()) throw Error(ErrorCode::kInvalidFile, path + ": randomness: not a hex string");
+  f.randomness = unhex(rnd.get<std::string>(), path + ": randomness");
+  const nlohmann::json& files = field("vanilla_proofs");
+  if (!files.is_array())
+    throw Error(ErrorCode::kInvalidFile, path + ": vanilla_proofs: not an array of paths");
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  for (size_t i = 0; i < files.size(); i++) {
+    if (!files[i].is_string())
+      throw Error(ErrorCode::kInvalidFile, path + ": vanilla_proofs[" + std::to_string(i) + "]: not a path");
+    const std::filesystem::path file = dir / files[i].get<std::string>();
+    std::vector<uint8_t> b = read_file_bytes(file);
+    // A .json file holds the proof's serde JSON: sent on as the bincode the daemon takes.
+    if (file.extension() == ".json")
+      b = write_post_vanilla_proof(read_post_vanilla_proof_json(
+          b, registered_post_proof_by_id(f.registered_proof).shape().tree_r, file.string()));
+    f.vanilla_proofs.push_back(std::move(b));
+  }
+  f.miner_id = uint("miner_id");
+  f.partition_index = uint("partition_index");
+  return f;
+}
+
+PostCommands::PostCommands(CLI::App& app, const std::function<void(CLI::App*)>& add_device_options) {
+  post_ = app.add_subcommand("post", "Filecoin WinningPoSt and WindowPoSt (the fallback PoSt circuit)");
+  post_->require_subcommand(1);
+  const char* rp_help =
+      "Registered PoSt proof: 0..14 (filecoin-ffi ids) or a name, e.g. StackedDrgWindow2KiBV1_2";
+  fake_ = post_->add_subcommand("fake", "Write fake sectors' vanilla proofs and their request.json");
+  fake_->add_option("--registered-proof", registered_proof_, rp_help)->required();
+  fake_->add_option("--sectors", sectors_, "Sectors of the partition (default: a full one; WinningPoSt 1)");
+  fake_->add_option("--partition", partition_, "The partition's index in the proof")->capture_default_str();
+  fake_->add_option("--seed", seed_, "Seed of the sectors' random data")->capture_default_str();
+  fake_->add_flag("--json", json_,
+                  "Write each vanilla proof's serde JSON (sector-<id>.json) instead of bincode");
+  fake_->add_option("dir", out_, "Output folder")->required();
+  setup_ = post_->add_subcommand("setup", "A TESTING-ONLY key (.params and .vk) for a PoSt circuit");
+  setup_->add_option("--registered-proof", registered_proof_, rp_help)->required();
+  setup_->add_option("--seed", seed_, "Toxic waste seed")->capture_default_str();
+  setup_->add_option("out", out_, "out.params, or a folder (Filecoin's file name)")->required();
+  add_device_options(setup_);
+  prove_ = post_->add_subcommand("prove", "Prove a PoSt partition; the proof is verified before writing");
+  prove_->add_option("--request", request_, "request.json")->required()->check(CLI::ExistingFile);
+  prove_->add_option("--params", params_, "The circuit's .params")->required()->check(CLI::ExistingFile);
+  prove_->add_option("--vk", vk_, "Verify with this .vk (default: the key's own)")->check(CLI::ExistingFile);
+  prove_->add_flag("--no-subgroup-check", no_subgroup_check_, "Skip the subgroup check of the key's points");
+  prove_->add_option("proof", out_, "Output: the 192-byte proof")->required();
+  add_device_options(prove_);
+  verify_ = post_->add_subcommand("verify", "Verify a PoSt proof (exit 0 valid, 1 invalid)");
+  verify_->add_option("--request", request_, "request.json")->required()->check(CLI::ExistingFile);
+  verify_->add_option("--vk", vk_, "The circuit's .vk")->required()->check(CLI::ExistingFile);
+  verify_->add_option("proof", out_, "The proof file")->required()->check(CLI::ExistingFile);
+  r1cs_ = post_->add_subcommand("r1cs", "Count the circuit of a registered PoSt proof");
+  r1cs_->add_option("--registered-proof", registered_proof_, rp_help)->required();
+  for (CLI::App* sub : {post_, fake_, setup_, prove_, verify_, r1cs_}) sub->fallthrough();
+}
+
+std::optional<int> PostCommands::run(const DeviceChoice& dev, bool quiet) {
+  if (*fake_) return run_fake(registered_proof_, sectors_, partition_, seed_, json_, out_, quiet);
+  if (*setup_) return run_setup(registered_proof_, seed_, out_, dev, quiet);
+  if (*prove_) return run_prove(request_, params_, vk_, out_, !no_subgroup_check_, dev, quiet);
+  if (*verify_) return run_verify(request_, vk_, out_, quiet);
+  if (*r1cs_) return run_r1cs(registered_proof_);
+  return std::nullopt;
+}
+
+}  // namespace cuzk::cli
