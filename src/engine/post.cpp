@@ -86,8 +86,8 @@ Assignment post_assignment(const PostRequest& r, const std::shared_ptr<const Pos
   Assignment asg;
   asg.log_n = rows.log_n;
   asg.inputs.resize(rows.n_inputs);
-  asg.aux.resize(rows.n_aux);  // BigVector: default-initialized, every value written below
-  circuits::fallback_post_witness_into(shape, r.circuit_input.witness, pool, asg.inputs, asg.aux);
+  asg.aux.vec().resize(rows.n_aux);  // BigVector: default-initialized, every value written below
+  circuits::fallback_post_witness_into(shape, r.circuit_input.witness, pool, asg.inputs, asg.aux.vec());
   const std::vector<Fr> want = post_public_inputs(r);
   if (want.size() + 1 != asg.inputs.size() || !std::equal(want.begin(), want.end(), asg.inputs.begin() + 1))
     throw Error(ErrorCode::kInternal, shape.name + " partition " + std::to_string(r.partition) +
