@@ -14,8 +14,8 @@
 #include "formats/atomic_file.hpp"
 #include "formats/c1.hpp"
 #include "grpc_client.hpp"
-#include "snap_commands.hpp"
 #include "post_commands.hpp"
+#include "snap_commands.hpp"
 #endif
 
 namespace cuzk::cli {

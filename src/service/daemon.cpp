@@ -23,8 +23,8 @@
 #include "service/grpc_service.hpp"
 #include "service/http_status.hpp"
 #include "service/porep_jobs.hpp"
-#include "service/snap_jobs.hpp"
 #include "service/post_jobs.hpp"
+#include "service/snap_jobs.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::service {

@@ -325,20 +325,13 @@ class ProvingService final : public v1::ProvingEngine::Service {
     if (req.vanilla_proofs_size() > 0)
       return Status(StatusCode::INVALID_ARGUMENT,
                     "a POREP_SEAL_COMMIT job takes one C1 output in vanilla_proof, not vanilla_proofs");
-    engine::JobRequest jr;
-    try {
-      const std::string& c1 = req.vanilla_proof();
-      jr = porep_.job(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(c1.data()), c1.size()),
-                      req.registered_proof(), req.sector_size(), req.sector_number());
-    } catch (const Error& e) {
-      return Status(
-          e.code() == ErrorCode::kIo ? StatusCode::FAILED_PRECONDITION : StatusCode::INVALID_ARGUMENT,
-          e.what());
-    } catch (const std::exception& e) {
-      return Status(StatusCode::INTERNAL, e.what());
-    }
-    jr.extra_bytes = req.vanilla_proof().size();  // the parsed C1 the partitions share
-    return enqueue(req, std::move(jr), resp);
+    return enqueue_filecoin(
+        req,
+        [&] {
+          return porep_.job(bytes(req.vanilla_proof()), req.registered_proof(), req.sector_size(),
+                            req.sector_number());
+        },
+        resp);
   }
 
   /// A SNAP_DEALS_UPDATE job (Curio's fields): every partition proof is parsed and checked here, so that
@@ -348,24 +341,15 @@ class ProvingService final : public v1::ProvingEngine::Service {
       return Status(StatusCode::INVALID_ARGUMENT,
                     "a SNAP_DEALS_UPDATE job takes one partition proof per element of vanilla_proofs, not "
                     "vanilla_proof, circuit_id or witnesses");
-    auto bytes = [](const std::string& s) {
-      return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
-    };
-    engine::JobRequest jr;
-    try {
-      std::vector<std::span<const uint8_t>> parts;
-      for (const std::string& p : req.vanilla_proofs()) parts.push_back(bytes(p));
-      jr = snap_.job(parts, req.registered_proof(), req.sector_size(), bytes(req.comm_r_old()),
-                     bytes(req.comm_r_new()), bytes(req.comm_d_new()));
-    } catch (const Error& e) {
-      return Status(
-          e.code() == ErrorCode::kIo ? StatusCode::FAILED_PRECONDITION : StatusCode::INVALID_ARGUMENT,
-          e.what());
-    } catch (const std::exception& e) {
-      return Status(StatusCode::INTERNAL, e.what());
-    }
-    for (const std::string& p : req.vanilla_proofs()) jr.extra_bytes += p.size();  // parsed, shared
-    return enqueue(req, std::move(jr), resp);
+    return enqueue_filecoin(
+        req,
+        [&] {
+          std::vector<std::span<const uint8_t>> parts;
+          for (const std::string& p : req.vanilla_proofs()) parts.push_back(bytes(p));
+          return snap_.job(parts, req.registered_proof(), req.sector_size(), bytes(req.comm_r_old()),
+                           bytes(req.comm_r_new()), bytes(req.comm_d_new()));
+        },
+        resp);
   }
 
   /// A WINDOW_POST_PARTITION or WINNING_POST job: the vanilla proofs are parsed and verified here
@@ -376,14 +360,30 @@ class ProvingService final : public v1::ProvingEngine::Service {
       return Status(StatusCode::INVALID_ARGUMENT,
                     "a PoSt job takes one bincode FallbackPoStSectorProof per sector in vanilla_proofs, not "
                     "vanilla_proof, circuit_id or witnesses");
+    return enqueue_filecoin(
+        req,
+        [&] {
+          std::vector<std::vector<uint8_t>> vanilla;
+          for (const std::string& v : req.vanilla_proofs()) vanilla.emplace_back(v.begin(), v.end());
+          return post_.job(req.proof_kind() == v1::WINNING_POST, req.registered_proof(), vanilla,
+                           bytes(req.randomness()), req.miner_id(), req.partition_index());
+        },
+        resp);
+  }
+
+  static std::span<const uint8_t> bytes(const std::string& s) {
+    return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+  }
+
+  /// Queues the Filecoin job that make() builds from `req` (parsing and checking its vanilla proofs or
+  /// C1): an Error(kIo) from it is FAILED_PRECONDITION (missing parameters are the daemon's state), any
+  /// other Error INVALID_ARGUMENT naming the problem. The request's vanilla proofs, which the partitions
+  /// share once parsed, stay charged to the queued input (extra_bytes) until the job ends.
+  template <class Make>
+  Status enqueue_filecoin(const v1::SubmitProofRequest& req, Make&& make, v1::SubmitProofResponse* resp) {
     engine::JobRequest jr;
     try {
-      std::vector<std::vector<uint8_t>> vanilla;
-      for (const std::string& v : req.vanilla_proofs()) vanilla.emplace_back(v.begin(), v.end());
-      const std::string& rnd = req.randomness();
-      jr = post_.job(req.proof_kind() == v1::WINNING_POST, req.registered_proof(), vanilla,
-                     std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(rnd.data()), rnd.size()),
-                     req.miner_id(), req.partition_index());
+      jr = make();
     } catch (const Error& e) {
       return Status(
           e.code() == ErrorCode::kIo ? StatusCode::FAILED_PRECONDITION : StatusCode::INVALID_ARGUMENT,
@@ -391,7 +391,8 @@ class ProvingService final : public v1::ProvingEngine::Service {
     } catch (const std::exception& e) {
       return Status(StatusCode::INTERNAL, e.what());
     }
-    for (const std::string& v : req.vanilla_proofs()) jr.extra_bytes += v.size();  // parsed, shared
+    jr.extra_bytes = req.vanilla_proof().size();
+    for (const std::string& v : req.vanilla_proofs()) jr.extra_bytes += v.size();
     return enqueue(req, std::move(jr), resp);
   }
 

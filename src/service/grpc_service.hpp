@@ -7,8 +7,8 @@
 #include "engine/engine.hpp"
 #include "service/config.hpp"
 #include "service/porep_jobs.hpp"
-#include "service/snap_jobs.hpp"
 #include "service/post_jobs.hpp"
+#include "service/snap_jobs.hpp"
 
 namespace cuzk::service {
 
