@@ -5,6 +5,7 @@
 # parameter file, a truncated C1, and sizes, proofs or sector numbers that disagree are refused
 # with a message naming the problem, and the daemon keeps serving (a good job after them succeeds).
 NO_ORACLE=1 source "$(dirname "$0")/../cli/common.sh"
+source "$(dirname "$0")/daemon_common.sh"
 DAEMON=
 trap '[ -n "$DAEMON" ] && kill -9 $DAEMON 2>/dev/null; rm -rf "$WORK"' EXIT
 STEM=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f
@@ -18,25 +19,8 @@ t0=$(date +%s)
 echo "   setup: $(($(date +%s) - t0)) s"
 [ -f "$WORK/setup/$STEM.params" ] && [ -f "$WORK/setup/$STEM.vk" ] || fail "setup --porep did not write $STEM.{params,vk}"
 
-cat >"$WORK/cuzk.toml" <<TOML
-[daemon]
-listen = "127.0.0.1:0"
-[gpus]
-gpu_workers_per_device = 1
-[srs]
-param_cache = "$WORK/pc"
-verify_subgroup = false
-TOML
-"$CUZK" serve --config "$WORK/cuzk.toml" >"$WORK/daemon.log" 2>&1 &
-DAEMON=$!
-for _ in $(seq 100); do
-  grep -q "cuzk daemon listening" "$WORK/daemon.log" && break
-  kill -0 $DAEMON 2>/dev/null || { cat "$WORK/daemon.log"; fail "the daemon exited at start"; }
-  sleep 0.1
-done
+start_daemon "$WORK/pc"
 grep -q "porep=none" "$WORK/daemon.log" || { cat "$WORK/daemon.log"; fail "the empty param cache registered a circuit"; }
-A="127.0.0.1:$(sed -n 's/.*grpc=[^ ]* (port \([0-9]*\)).*/\1/p' "$WORK/daemon.log")"
-alive() { kill -0 $DAEMON 2>/dev/null || { cat "$WORK/daemon.log"; fail "the daemon died after $1"; }; }
 mkdir "$WORK/p1" "$WORK/p2" "$WORK/p3"
 
 echo "== missing parameter file: FAILED_PRECONDITION naming the file"

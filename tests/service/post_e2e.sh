@@ -6,6 +6,7 @@
 # registered proof of the other PoSt type are refused with a message naming the problem, and the daemon
 # keeps serving.
 NO_ORACLE=1 source "$(dirname "$0")/../cli/common.sh"
+source "$(dirname "$0")/daemon_common.sh"
 DAEMON=
 trap '[ -n "$DAEMON" ] && kill -9 $DAEMON 2>/dev/null; rm -rf "$WORK"' EXIT
 STEM=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0
@@ -20,25 +21,8 @@ mkdir "$WORK/setup" "$WORK/pc"
 "$CUZK" -q post setup --registered-proof 10 --seed 1 "$WORK/setup" 2>/dev/null
 ln "$WORK/setup/$WIN.params" "$WORK/pc/$WIN.params"
 
-cat >"$WORK/cuzk.toml" <<TOML
-[daemon]
-listen = "127.0.0.1:0"
-[gpus]
-gpu_workers_per_device = 1
-[srs]
-param_cache = "$WORK/pc"
-verify_subgroup = false
-TOML
-"$CUZK" serve --config "$WORK/cuzk.toml" >"$WORK/daemon.log" 2>&1 &
-DAEMON=$!
-for _ in $(seq 100); do
-  grep -q "cuzk daemon listening" "$WORK/daemon.log" && break
-  kill -0 $DAEMON 2>/dev/null || { cat "$WORK/daemon.log"; fail "the daemon exited at start"; }
-  sleep 0.1
-done
+start_daemon "$WORK/pc"
 grep -q "post=winning-2k" "$WORK/daemon.log" || { cat "$WORK/daemon.log"; fail "winning-2k not registered at start"; }
-A="127.0.0.1:$(sed -n 's/.*grpc=[^ ]* (port \([0-9]*\)).*/\1/p' "$WORK/daemon.log")"
-alive() { kill -0 $DAEMON 2>/dev/null || { cat "$WORK/daemon.log"; fail "the daemon died after $1"; }; }
 mkdir "$WORK/p1" "$WORK/p2" "$WORK/p3"
 
 echo "== WINNING_POST"

@@ -6,6 +6,7 @@
 # parameter file, a registered proof of another size and commitments of another update are refused by
 # name and the daemon keeps serving.
 NO_ORACLE=1 source "$(dirname "$0")/../cli/common.sh"
+source "$(dirname "$0")/daemon_common.sh"
 DAEMON=
 trap '[ -n "$DAEMON" ] && kill -9 $DAEMON 2>/dev/null; rm -rf "$WORK"' EXIT
 STEM=v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194
@@ -30,25 +31,8 @@ echo "   prove (one partition, verified): $(($(date +%s) - t0)) s"
 expect_exit 0 "snap verify" -- "$CUZK" snap verify --update v.update.json --vk "$V" proof.bin
 expect_exit 1 "a proof of another update" -- "$CUZK" snap verify --update o.update.json --vk "$V" proof.bin
 
-cat >cuzk.toml <<TOML
-[daemon]
-listen = "127.0.0.1:0"
-[gpus]
-gpu_workers_per_device = 1
-[srs]
-param_cache = "$WORK/pc"
-verify_subgroup = false
-TOML
-"$CUZK" serve --config cuzk.toml >daemon.log 2>&1 &
-DAEMON=$!
-for _ in $(seq 100); do
-  grep -q "cuzk daemon listening" daemon.log && break
-  kill -0 $DAEMON 2>/dev/null || { cat daemon.log; fail "the daemon exited at start"; }
-  sleep 0.1
-done
+start_daemon "$WORK/pc"
 grep -q "snap=none" daemon.log || { cat daemon.log; fail "the empty param cache registered a SnapDeals circuit"; }
-A="127.0.0.1:$(sed -n 's/.*grpc=[^ ]* (port \([0-9]*\)).*/\1/p' daemon.log)"
-alive() { kill -0 $DAEMON 2>/dev/null || { cat daemon.log; fail "the daemon died after $1"; }; }
 
 echo "== the daemon: missing parameters, then a job"
 expect_exit 2 "missing params" -- "$CUZK" client prove --addr "$A" --snap v.json --update v.update.json --out p1

@@ -1,0 +1,27 @@
+# Shared by the daemon's end-to-end scripts (tests/service/*_e2e.sh), sourced after tests/cli/common.sh.
+#
+# start_daemon PARAM_CACHE: `cuzk serve` on a free loopback port, one GPU worker, PARAM_CACHE as
+# srs.param_cache (subgroup checks off: the tests' own keys), its log in $WORK/daemon.log; waits until
+# it listens (fails when it exits first) and sets DAEMON (its pid) and A (its gRPC address).
+# alive WHAT: fails, showing the log, when the daemon has died (after WHAT).
+start_daemon() {
+  cat >"$WORK/cuzk.toml" <<TOML
+[daemon]
+listen = "127.0.0.1:0"
+[gpus]
+gpu_workers_per_device = 1
+[srs]
+param_cache = "$1"
+verify_subgroup = false
+TOML
+  "$CUZK" serve --config "$WORK/cuzk.toml" >"$WORK/daemon.log" 2>&1 &
+  DAEMON=$!
+  for _ in $(seq 100); do
+    grep -q "cuzk daemon listening" "$WORK/daemon.log" && break
+    kill -0 $DAEMON 2>/dev/null || { cat "$WORK/daemon.log"; fail "the daemon exited at start"; }
+    sleep 0.1
+  done
+  A="127.0.0.1:$(sed -n 's/.*grpc=[^ ]* (port \([0-9]*\)).*/\1/p' "$WORK/daemon.log")"
+}
+
+alive() { kill -0 $DAEMON 2>/dev/null || { cat "$WORK/daemon.log"; fail "the daemon died after $1"; }; }
