@@ -273,7 +273,9 @@ SnapCommands::SnapCommands(CLI::App& app, const std::function<void(CLI::App*)>& 
       "--uniform", uniform_,
       "One old label and one data value for the whole sector (any size; random data: 16MiB at most)");
   fake_->add_option("--seed", seed_, "Seed of the sector's random data")->capture_default_str();
-  fake_->add_option("--h", h_, "h (default: the size's h_default)");
+  // Not "--h": some CLI11 versions refuse it beside the help flag -h (an abort at start-up).
+  fake_->add_option("--update-h", h_,
+                    "the update's h, upstream's hs() value (default: the size's h_default)");
   fake_->add_option("vanilla", out_, "Output vanilla.json (the commitments go to vanilla.update.json)")
       ->required();
   setup_ =
