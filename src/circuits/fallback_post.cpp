@@ -187,15 +187,7 @@ CompactCs fallback_post_compact_cs(const PostShape& shape, ThreadPool& pool) {
         },
         1);
     // bellperson's appended rows: A = input_i, B and C empty.
-    const size_t first = sector_rows * n_sectors;
-    const uint64_t at = per * n_sectors;
-    for (uint32_t i = 0; i < out.n_inputs; i++) {
-      if (input_rows) {
-        sm.cols[at + i] = i;
-        sm.coeffs[at + i] = kCoeffOne;
-      }
-      sm.row_offsets[first + i + 1] = at + (input_rows ? i + 1 : 0);
-    }
+    write_input_rows(sm, sector_rows * n_sectors, per * n_sectors, out.n_inputs, input_rows);
   };
   build(rec.a, out.a, true);
   build(rec.b, out.b, false);

@@ -508,15 +508,8 @@ CompactCs stacked_compact_cs(const StackedShape& shape, ThreadPool& pool) {
         },
         1);
     // bellperson's appended rows: A = input_i, B and C empty.
-    const size_t first = top_rows + ch_rows * shape.challenges;
-    const uint64_t at = top_nnz + ch_nnz * shape.challenges;
-    for (uint32_t i = 0; i < l.n_inputs; i++) {
-      if (input_rows) {
-        sm.cols[at + i] = i;
-        sm.coeffs[at + i] = kCoeffOne;
-      }
-      sm.row_offsets[first + i + 1] = at + (input_rows ? i + 1 : 0);
-    }
+    write_input_rows(sm, top_rows + ch_rows * shape.challenges, top_nnz + ch_nnz * shape.challenges,
+                     l.n_inputs, input_rows);
   };
   build(rec.a, out.a, true);
   build(rec.b, out.b, false);

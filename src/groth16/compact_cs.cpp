@@ -210,6 +210,16 @@ Assignment deferred_assignment(std::shared_ptr<const CompactCs> rows, std::span<
   return asg;
 }
 
+void write_input_rows(CompactMatrix& m, size_t first, uint64_t at, uint32_t n_inputs, bool with_terms) {
+  for (uint32_t i = 0; i < n_inputs; i++) {
+    if (with_terms) {
+      m.cols[at + i] = i;
+      m.coeffs[at + i] = kCoeffOne;
+    }
+    m.row_offsets[first + i + 1] = at + (with_terms ? i + 1 : 0);
+  }
+}
+
 BigVector<Fr> witness_of(const Assignment& asg) {
   BigVector<Fr> w(asg.inputs.size() + asg.aux.size());
   std::copy(asg.inputs.begin(), asg.inputs.end(), w.begin());

@@ -62,6 +62,12 @@ ConstraintSystem expand(const CompactCs& rows, ThreadPool& pool);
 /// (as compute_densities does for a ConstraintSystem).
 void compute_densities(CompactCs& rows);
 
+/// Writes bellperson's appended input rows into m, whose storage is already sized for them: row
+/// first + i is `input_i` (a term of column i, coefficient 1, at term at + i) when `with_terms` (matrix A),
+/// empty otherwise (B and C), for i < n_inputs (bellperson src/groth16/prover.rs, the
+/// `input_i · 0 = 0` constraints).
+void write_input_rows(CompactMatrix& m, size_t first, uint64_t at, uint32_t n_inputs, bool with_terms);
+
 /// a = A·w, b = B·w, c = C·w on the domain (2^log_n values each, rows past the matrices' zero) by
 /// csr_row_dot on `pool`: byte-identical to synthesize() of the ConstraintSystem `rows` came from. c is
 /// left empty in the snarkjs convention. `w` = inputs ‖ aux (n_vars values; not re-checked).
