@@ -14,9 +14,11 @@
 #include "engine/engine.hpp"
 #include "engine/loaders.hpp"
 #include "engine/memory.hpp"
+#include "engine/pipeline.hpp"
 #include "engine/queue.hpp"
 #include "engine/registry.hpp"
 #include "engine/synthesis.hpp"
+#include "engine/tracker.hpp"
 #include "formats/binfile.hpp"
 #include "formats/params.hpp"
 #include "formats/r1cs.hpp"
@@ -109,6 +111,50 @@ TEST(EngineQueue, OrdersByPriorityThenJobThenPartition) {
   std::vector<std::tuple<int, int, int>> want = {{4, 5, 0}, {2, 2, 0}, {2, 3, 0},
                                                  {2, 3, 1}, {1, 0, 0}, {1, 1, 0}};
   EXPECT_EQ(got, want);
+}
+
+/// A queued partition of a job of priority `pr`, submission order `seq` and, when `due` is set, a
+/// deadline `due` from now that is urgent from `lead` before it.
+std::unique_ptr<PartitionTask> task(uint64_t seq, Priority pr, std::optional<Clock::duration> due = {},
+                                    Clock::duration lead = {}) {
+  auto t = std::make_unique<PartitionTask>();
+  t->job = std::make_shared<Job>();
+  t->job->seq = seq;
+  t->job->priority = pr;
+  if (due) {
+    t->job->deadline = Clock::now() + *due;
+    t->job->urgent_from = *t->job->deadline - lead;
+  }
+  return t;
+}
+
+TEST(EngineQueue, NearDeadlinesGoFirstEarliestFirstAndJobsBecomeUrgentWhileQueued) {
+  using std::chrono::milliseconds;
+  using std::chrono::seconds;
+  TaskQueue q;
+  // seq 1: low, due in 5 s, urgent 10 s before (now); 2: critical, no deadline; 3: normal, due in
+  // 100 s, urgent 10 s before (not yet); 4: low, due in 3 s (urgent, sooner than 1); 5: normal, due
+  // in 400 ms, urgent 100 ms before it (in 300 ms).
+  std::vector<std::unique_ptr<PartitionTask>> ts;
+  ts.push_back(task(1, Priority::kLow, seconds(5), seconds(10)));
+  ts.push_back(task(2, Priority::kCritical));
+  ts.push_back(task(3, Priority::kNormal, seconds(100), seconds(10)));
+  ts.push_back(task(4, Priority::kLow, seconds(3), seconds(10)));
+  ts.push_back(task(5, Priority::kNormal, milliseconds(400), milliseconds(100)));
+  for (auto& t : ts) ASSERT_TRUE(q.push(t));
+  EXPECT_EQ(q.count_before(*task(6, Priority::kCritical)), 3u);  // 4, 1 (urgent) and 2 (older)
+  std::vector<uint64_t> got;
+  for (int i = 0; i < 3; i++) got.push_back(q.pop()->job->seq);
+  EXPECT_EQ(got, (std::vector<uint64_t>{4, 1, 2}));
+  // Not urgent yet: 3 (older) before 5.
+  auto peek = task(7, Priority::kNormal);
+  EXPECT_EQ(q.count_before(*peek), 2u);
+  std::this_thread::sleep_for(milliseconds(350));
+  // 5 is urgent now and goes ahead of 3, which was queued before it.
+  got.clear();
+  q.close();
+  while (auto t = q.pop()) got.push_back(t->job->seq);
+  EXPECT_EQ(got, (std::vector<uint64_t>{5, 3}));
 }
 
 TEST(EngineQueue, BoundedPushWaitsAndRemoveIfFreesRoom) {
@@ -426,6 +472,27 @@ TEST(EnginePipeline, ManyJobsWithRandomCancelsAddUp) {
   EXPECT_GT(cancelled, 0);
   EXPECT_EQ(s.synth_queue + s.gpu_queue + s.final_queue, 0u);
   EXPECT_EQ(f.engine.cancel("job-unknown"), std::nullopt);
+}
+
+TEST(EnginePipeline, AJobWithANearDeadlineOvertakesQueuedJobsOfHigherPriority) {
+  EngineConfig c = Fixture::small_config();
+  c.deadline_lead_s = 60;
+  Fixture f(c);
+  std::vector<std::string> ahead;
+  for (int i = 0; i < 6; i++) ahead.push_back(f.engine.submit(mimc_job(1, Priority::kHigh)).job_id);
+  JobRequest due = mimc_job(1, Priority::kLow);
+  due.deadline = Clock::now() + std::chrono::seconds(30);  // inside the 60 s lead: urgent at once
+  const std::string urgent = f.engine.submit(std::move(due)).job_id;
+  const auto u = f.engine.await(urgent);
+  ASSERT_TRUE(u);
+  f.expect_valid(*u, 1);
+  const auto last = f.engine.await(ahead.back());
+  ASSERT_TRUE(last);
+  f.expect_valid(*last, 1);
+  // One synthesis worker: the urgent job waited for what was already running (at most two
+  // partitions), the last high-priority job for five partitions or more.
+  EXPECT_LT(u->queue_wait_ms, last->queue_wait_ms);
+  EXPECT_LT(u->total_ms, last->total_ms);
 }
 
 TEST(EnginePipeline, DrainingShutdownFinishesStartedJobsAndCancelsQueuedOnes) {

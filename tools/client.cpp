@@ -5,6 +5,7 @@
 #ifdef CUZK_WITH_SERVICE
 #include <google/protobuf/util/json_util.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -36,6 +37,11 @@ v1::SubmitProofRequest job_request(const ClientOptions& o) {
   r.set_request_id(o.request_id);
   const std::string& p = o.priority;
   r.set_priority(p == "low" ? v1::LOW : p == "high" ? v1::HIGH : p == "critical" ? v1::CRITICAL : v1::NORMAL);
+  if (o.deadline_in_s) {
+    const auto due = std::chrono::system_clock::now() + std::chrono::duration<double>(*o.deadline_in_s);
+    r.set_deadline_unix_ms(
+        (uint64_t)std::chrono::duration_cast<std::chrono::milliseconds>(due.time_since_epoch()).count());
+  }
   if (!o.snap.empty()) {
     if (o.update.empty())
       throw Error(ErrorCode::kInvalidArgument, "client --snap needs --update update.json");

@@ -18,6 +18,10 @@ void job_options(CLI::App* c, ClientOptions& o) {
   c->add_option("--priority", o.priority, "low, normal, high or critical")
       ->capture_default_str()
       ->check(CLI::IsMember({"low", "normal", "high", "critical"}));
+  c->add_option("--deadline-in", o.deadline_in_s,
+                "Seconds from now to the proof's deadline: from scheduler.deadline_lead_s before it the job "
+                "goes ahead of every job without a near deadline")
+      ->check(CLI::NonNegativeNumber);
   c->add_option(
        "--porep", o.porep,
        "A C1 output (raw JSON or Curio's envelope): prove a POREP_SEAL_COMMIT job instead of --circuit")

@@ -27,6 +27,8 @@ struct ClientOptions {
   std::string witness = "tests/data/mimc/mimc.wtns";
   unsigned partitions = 1;  ///< the witness is sent once per partition
   std::string priority = "normal";
+  /// Seconds from now to the job's deadline (SubmitProofRequest.deadline_unix_ms); unset = none.
+  std::optional<double> deadline_in_s;
   std::string request_id;
   std::string out_dir;  ///< client prove: where proof_<i>.json, public_<i>.json and proof.bin go
   std::string job_id;   ///< client cancel

@@ -80,15 +80,21 @@ SubmitResult Engine::submit(JobRequest req) {
   uint64_t input = req.extra_bytes + req.request_id.size() + req.circuit_id.size();
   for (const WitnessInput& w : req.partitions)
     input += sizeof(PartitionTask) + w.wtns.size() + w.values.size() * sizeof(Fr);
-  auto [job, existing] = m.tracker.create(req, input);
+  auto [job, existing] = m.tracker.create(
+      req, input,
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(m.cfg.deadline_lead_s)));
   if (existing) return {job->id, 0, true};
-  m.pipeline.log(LogLevel::kInfo, "job_submitted",
-                 {{"job", job->id},
-                  {"circuit", job->circuit_id},
-                  {"partitions", std::to_string(job->n_partitions)},
-                  {"priority", to_string(job->priority)},
-                  {"request_id", job->request_id},
-                  {"input_bytes", std::to_string(input)}});
+  std::vector<std::pair<std::string, std::string>> fields = {
+      {"job", job->id},
+      {"circuit", job->circuit_id},
+      {"partitions", std::to_string(job->n_partitions)},
+      {"priority", to_string(job->priority)},
+      {"request_id", job->request_id},
+      {"input_bytes", std::to_string(input)}};
+  if (job->deadline)
+    fields.emplace_back("deadline_in_ms",
+                        std::to_string((long long)ms_between(Clock::now(), *job->deadline)));
+  m.pipeline.log(LogLevel::kInfo, "job_submitted", std::move(fields));
   if (req.partitions.empty()) {
     m.tracker.fail(*job, "the job has no partition (no witness)");
     return {job->id, 0, false};

@@ -37,6 +37,8 @@ struct EngineConfig {
   /// (SubmitRefused::Reason::kOverLimit) and the bytes held are charged to the memory budget. 0 = a
   /// quarter of memory_budget, at least 1 GiB (no limit when memory_budget is 0 too).
   uint64_t max_queued_bytes = 0;
+  /// How long before its JobRequest::deadline a job becomes urgent (scheduler.deadline_lead_s).
+  double deadline_lead_s = 600;
   /// When set, one CSV line per proved partition (stage start/end times, ms since engine start).
   std::string timeline_csv;
   /// Receives the engine's structured log events (may be empty).

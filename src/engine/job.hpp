@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,10 @@ struct JobRequest {
   uint64_t extra_bytes = 0;
   std::string circuit_id;  ///< a circuit of the registry
   Priority priority = Priority::kNormal;
+  /// When the proof is due (e.g. a WindowPoSt partition's challenge window closing). From
+  /// EngineConfig::deadline_lead_s before it the job's partitions run before those of every job
+  /// without a near deadline, whatever their priority; among such jobs the earliest deadline first.
+  std::optional<Clock::time_point> deadline;
   std::vector<WitnessInput> partitions;  ///< at least one
   std::string kind = "groth16";          ///< a label for queue statistics (e.g. the proof kind)
 };

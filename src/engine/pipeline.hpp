@@ -36,9 +36,15 @@ struct PartitionTask {
   double srs_load_ms = 0;
 };
 
-/// Queue order: higher priority first, then older job, then lower partition index.
+/// Queue order at the moment `now` (taken when the order is made): jobs whose deadline is near (now ≥
+/// Job::urgent_from) first, the earliest deadline first; then higher priority, older job, lower
+/// partition index.
 struct TaskOrder {
+  Clock::time_point now = Clock::now();
   bool operator()(const PartitionTask& x, const PartitionTask& y) const {
+    const bool ux = x.job->urgent(now), uy = y.job->urgent(now);
+    if (ux != uy) return ux;
+    if (ux && *x.job->deadline != *y.job->deadline) return *x.job->deadline < *y.job->deadline;
     if (x.job->priority != y.job->priority) return x.job->priority > y.job->priority;
     if (x.job->seq != y.job->seq) return x.job->seq < y.job->seq;
     return x.index < y.index;

@@ -1,7 +1,8 @@
 // The queues between the pipeline's stages: a blocking priority queue, optionally bounded. Between
 // synthesis and the GPU it is bounded (pipeline.synthesis_lookahead): a synthesis worker that finds it
 // full waits, which is the back-pressure that keeps synthesized partitions (GiBs each for PoRep) from
-// piling up in host memory.
+// piling up in host memory. The order may change with time (a job whose deadline nears moves ahead),
+// so the queue is not a heap: pop() takes the first item under a comparator made at that moment.
 #pragma once
 
 #include <algorithm>
@@ -15,8 +16,11 @@
 
 namespace cuzk::engine {
 
-/// A thread-safe priority queue of unique_ptr<T>. `Before(x, y)` is true when x must run before y
-/// (for partitions: higher priority, then older job, then lower partition index). capacity 0 = unbounded.
+/// A thread-safe priority queue of unique_ptr<T>. `Before{}(x, y)` is true when x must run before y
+/// (for partitions: TaskOrder, pipeline.hpp). A Before is constructed afresh for every pop() and
+/// count_before(), so it may capture the time (an order that changes as deadlines near). pop() is a
+/// linear scan: O(queued items), a few µs for thousands, against partitions that take seconds.
+/// capacity 0 = unbounded.
 template <class T, class Before>
 class WorkQueue {
  public:
@@ -26,10 +30,9 @@ class WorkQueue {
   /// untouched) once the queue is closed.
   bool push(std::unique_ptr<T>& item) {
     std::unique_lock lk(mu_);
-    not_full_.wait(lk, [&] { return closed_ || capacity_ == 0 || heap_.size() < capacity_; });
+    not_full_.wait(lk, [&] { return closed_ || capacity_ == 0 || items_.size() < capacity_; });
     if (closed_) return false;
-    heap_.push_back(std::move(item));
-    std::push_heap(heap_.begin(), heap_.end(), after_);
+    items_.push_back(std::move(item));
     not_empty_.notify_one();
     return true;
   }
@@ -37,11 +40,13 @@ class WorkQueue {
   /// Takes the first item, waiting while the queue is empty; nullptr once it is closed and empty.
   std::unique_ptr<T> pop() {
     std::unique_lock lk(mu_);
-    not_empty_.wait(lk, [&] { return closed_ || !heap_.empty(); });
-    if (heap_.empty()) return nullptr;
-    std::pop_heap(heap_.begin(), heap_.end(), after_);
-    std::unique_ptr<T> item = std::move(heap_.back());
-    heap_.pop_back();
+    not_empty_.wait(lk, [&] { return closed_ || !items_.empty(); });
+    if (items_.empty()) return nullptr;
+    const Before before{};
+    auto first = std::min_element(items_.begin(), items_.end(),
+                                  [&](const auto& x, const auto& y) { return before(*x, *y); });
+    std::unique_ptr<T> item = std::move(*first);
+    items_.erase(first);
     not_full_.notify_one();
     return item;
   }
@@ -51,10 +56,10 @@ class WorkQueue {
     std::vector<std::unique_ptr<T>> out;
     {
       std::lock_guard lk(mu_);
-      auto mid = std::partition(heap_.begin(), heap_.end(), [&](const auto& p) { return !pred(*p); });
-      for (auto it = mid; it != heap_.end(); ++it) out.push_back(std::move(*it));
-      heap_.erase(mid, heap_.end());
-      std::make_heap(heap_.begin(), heap_.end(), after_);
+      auto mid =
+          std::stable_partition(items_.begin(), items_.end(), [&](const auto& p) { return !pred(*p); });
+      for (auto it = mid; it != items_.end(); ++it) out.push_back(std::move(*it));
+      items_.erase(mid, items_.end());
     }
     if (!out.empty()) not_full_.notify_all();
     return out;
@@ -63,7 +68,8 @@ class WorkQueue {
   /// Number of queued items that run before `x` (a submit's queue position).
   size_t count_before(const T& x) const {
     std::lock_guard lk(mu_);
-    return (size_t)std::count_if(heap_.begin(), heap_.end(), [&](const auto& p) { return Before{}(*p, x); });
+    const Before before{};
+    return (size_t)std::count_if(items_.begin(), items_.end(), [&](const auto& p) { return before(*p, x); });
   }
 
   /// Wakes every waiter; later pushes fail, pops drain what is left and then return nullptr.
@@ -76,21 +82,14 @@ class WorkQueue {
 
   size_t size() const {
     std::lock_guard lk(mu_);
-    return heap_.size();
+    return items_.size();
   }
 
  private:
-  // std heap functions keep the *largest* element first: "largest" = runs first.
-  struct After {
-    bool operator()(const std::unique_ptr<T>& x, const std::unique_ptr<T>& y) const {
-      return Before{}(*y, *x);
-    }
-  };
   const size_t capacity_;
   mutable std::mutex mu_;
   std::condition_variable not_empty_, not_full_;
-  std::vector<std::unique_ptr<T>> heap_;
-  After after_;
+  std::vector<std::unique_ptr<T>> items_;  ///< in arrival order
   bool closed_ = false;
 };
 

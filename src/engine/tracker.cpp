@@ -55,7 +55,8 @@ std::string Tracker::new_id() {
   }
 }
 
-std::pair<std::shared_ptr<Job>, bool> Tracker::create(const JobRequest& req, uint64_t input_bytes) {
+std::pair<std::shared_ptr<Job>, bool> Tracker::create(const JobRequest& req, uint64_t input_bytes,
+                                                      Clock::duration deadline_lead) {
   std::lock_guard lk(mu_);
   if (!req.request_id.empty()) {
     auto it = by_request_.find(req.request_id);
@@ -90,6 +91,10 @@ std::pair<std::shared_ptr<Job>, bool> Tracker::create(const JobRequest& req, uin
   job->kind = req.kind;
   job->fingerprint = req.fingerprint;
   job->priority = req.priority;
+  if (req.deadline) {
+    job->deadline = req.deadline;
+    job->urgent_from = *req.deadline - deadline_lead;
+  }
   job->n_partitions = req.partitions.size();
   job->submitted = Clock::now();
   job->proofs.resize(job->n_partitions);

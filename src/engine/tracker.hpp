@@ -32,9 +32,14 @@ namespace cuzk::engine {
 struct Job {
   std::string id, request_id, circuit_id, kind, fingerprint;
   Priority priority = Priority::kNormal;
+  /// JobRequest::deadline, and the moment from which the job is urgent: deadline − the engine's
+  /// EngineConfig::deadline_lead_s.
+  std::optional<Clock::time_point> deadline, urgent_from;
   uint64_t seq = 0;  ///< submission order
   size_t n_partitions = 0;
   Clock::time_point submitted;
+  /// Whether the job's deadline is near at `now`: it then runs before jobs of any priority.
+  bool urgent(Clock::time_point now) const { return urgent_from && now >= *urgent_from; }
   /// Set once the job is cancelled or failed: the stages discard its partitions.
   std::atomic<bool> dropped{false};
 
@@ -65,8 +70,10 @@ class Tracker {
   /// A new job for `req`, whose input holds `input_bytes` (its partitions are queued by the caller), or
   /// the job already created for the same non-empty request_id (second = true; see
   /// JobRequest::request_id for when it is a retry instead). Throws SubmitRefused (kRequestIdInUse) for
-  /// a request_id taken by a different request, (kOverLimit) when the input does not fit.
-  std::pair<std::shared_ptr<Job>, bool> create(const JobRequest& req, uint64_t input_bytes);
+  /// a request_id taken by a different request, (kOverLimit) when the input does not fit. A job with a
+  /// deadline is urgent from `deadline_lead` before it (Job::urgent_from).
+  std::pair<std::shared_ptr<Job>, bool> create(const JobRequest& req, uint64_t input_bytes,
+                                               Clock::duration deadline_lead = {});
   std::shared_ptr<Job> find(const std::string& job_id) const;
 
   /// The first partition of `job` starts synthesis at `t`: the job becomes kRunning (cancel() after

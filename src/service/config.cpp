@@ -115,6 +115,7 @@ engine::EngineConfig ServiceConfig::engine_config() const {
   e.memory_budget = memory_budget_bytes;
   e.timeline_csv = timeline_csv;
   e.max_queued_bytes = limits.max_queued_bytes;
+  e.deadline_lead_s = deadline_lead_s;
   return e;
 }
 
@@ -206,9 +207,11 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
     }
   }
   if (const toml::table* t = section(root, "scheduler", name)) {
-    // cuzk batches same-circuit proofs; this daemon schedules per partition: the keys are accepted.
+    // cuzk batches same-circuit proofs; this daemon schedules per partition: those keys are accepted.
+    // deadline_lead_s is ours (SubmitProofRequest.deadline_unix_ms).
     TableReader r(*t, "scheduler.", name);
     r.accept({"max_batch_size", "max_batch_wait_ms", "sort_by_type"});
+    r.uint("deadline_lead_s", c.deadline_lead_s, 0, 86400);
     r.no_unknown_keys();
   }
   std::string param_cache;

@@ -55,6 +55,8 @@ struct ServiceConfig {
   std::string safety_margin = "5GiB";   ///< memory.safety_margin
   std::string log_level = "info";       ///< logging.level: trace, debug, info, warn, error, off
   std::string timeline_csv;             ///< logging.timeline_csv (ours): per-partition stage times
+  /// scheduler.deadline_lead_s (ours): a job is urgent this long before its deadline_unix_ms.
+  unsigned deadline_lead_s = 600;
   /// srs.param_cache, resolved against the config file's folder: Filecoin's parameter files, found by
   /// their file names (POREP_SEAL_COMMIT jobs); "" = none.
   std::filesystem::path param_cache;

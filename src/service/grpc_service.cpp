@@ -35,9 +35,10 @@ Status error_status(const std::exception& e) {
   return Status(StatusCode::INTERNAL, e.what());
 }
 
-/// SHA-256 of every field of `req` that is set, except request_id and priority (what the request asks
-/// for, JobRequest::fingerprint): each field's number, then its value (strings and bytes with their
-/// length, repeated fields element by element). Reflection, so that fields added to the message count.
+/// SHA-256 of every field of `req` that is set, except request_id, priority and deadline_unix_ms (they
+/// say when, not what: what the request asks for, JobRequest::fingerprint): each field's number, then its
+/// value (strings and bytes with their length, repeated fields element by element). Reflection, so that
+/// fields added to the message count.
 std::string request_fingerprint(const v1::SubmitProofRequest& req) {
   namespace pb = google::protobuf;
   Sha256 h;
@@ -52,7 +53,7 @@ std::string request_fingerprint(const v1::SubmitProofRequest& req) {
   std::vector<const pb::FieldDescriptor*> fields;
   refl->ListFields(req, &fields);
   for (const pb::FieldDescriptor* f : fields) {
-    if (f->name() == "request_id" || f->name() == "priority") continue;
+    if (f->name() == "request_id" || f->name() == "priority" || f->name() == "deadline_unix_ms") continue;
     num((uint64_t)f->number());
     const int n = f->is_repeated() ? refl->FieldSize(req, f) : 1;
     num((uint64_t)n);
@@ -401,6 +402,13 @@ class ProvingService final : public v1::ProvingEngine::Service {
     jr.request_id = req.request_id();
     const int pr = req.priority();
     jr.priority = pr >= 1 && pr <= 4 ? engine::Priority(pr) : engine::Priority::kNormal;
+    if (req.deadline_unix_ms()) {
+      // The client's wall-clock deadline on the engine's steady clock.
+      const auto due =
+          std::chrono::system_clock::time_point(std::chrono::milliseconds(req.deadline_unix_ms()));
+      jr.deadline = engine::Clock::now() + std::chrono::duration_cast<engine::Clock::duration>(
+                                               due - std::chrono::system_clock::now());
+    }
     if (!jr.request_id.empty()) jr.fingerprint = request_fingerprint(req);
     try {
       engine::SubmitResult r = engine_.submit(std::move(jr));

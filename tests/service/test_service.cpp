@@ -80,6 +80,8 @@ TEST(ServiceConfig, BadValuesNameTheKeyAndTheProblem) {
   EXPECT_EQ(config_error("[[circuits]]\nid = \"x\"\nkind = \"plonk\"\n"),
             "t.toml: circuits[0].kind: \"plonk\" is not a kind: circom or bellperson");
   EXPECT_NE(config_error("[daemon\n").find("t.toml:1:"), std::string::npos);
+  EXPECT_EQ(config_error("[scheduler]\ndeadline_lead_s = -5\n"),
+            "t.toml: scheduler.deadline_lead_s: must be between 0 and 86400, got -5");
 }
 
 /// A daemon on a free loopback port serving mimc and tiny, and a client stub.
@@ -218,6 +220,52 @@ TEST(ServiceGrpc, ManyClientsWithRandomCancels) {
   other.set_request_id("client0-0");
   grpc::ClientContext c3;
   EXPECT_EQ(s.stub->SubmitProof(&c3, other, &sub).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+}
+
+TEST(ServiceGrpc, DeadlinesOrderJobsAndAreNotPartOfTheRequestId) {
+  // A lead of an hour: a deadline 10 minutes away is near.
+  Served s("[scheduler]\ndeadline_lead_s = 3600\n");
+  EXPECT_EQ(s.cfg.engine_config().deadline_lead_s, 3600.0);
+  std::vector<std::string> ahead;
+  for (int i = 0; i < 5; i++) {
+    v1::SubmitProofRequest r = s.job(1);
+    r.set_priority(v1::CRITICAL);
+    grpc::ClientContext ctx;
+    v1::SubmitProofResponse resp;
+    ASSERT_TRUE(s.stub->SubmitProof(&ctx, r, &resp).ok());
+    ahead.push_back(resp.job_id());
+  }
+  v1::SubmitProofRequest due = s.job(1);
+  due.set_request_id("wpost-deadline");
+  due.set_priority(v1::LOW);
+  const auto ms = [](std::chrono::system_clock::time_point t) {
+    return (uint64_t)std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+  };
+  due.set_deadline_unix_ms(ms(std::chrono::system_clock::now() + std::chrono::minutes(10)));
+  grpc::ClientContext ctx;
+  v1::SubmitProofResponse sub;
+  ASSERT_TRUE(s.stub->SubmitProof(&ctx, due, &sub).ok());
+  // Urgent: only what the synthesis worker holds may run before it (four critical jobs are queued).
+  EXPECT_LE(sub.queue_position(), 1u);
+  // The same request with another deadline is the same job (a deadline says when, not what).
+  due.set_deadline_unix_ms(ms(std::chrono::system_clock::now() + std::chrono::minutes(20)));
+  grpc::ClientContext ctx2;
+  v1::SubmitProofResponse again;
+  ASSERT_TRUE(s.stub->SubmitProof(&ctx2, due, &again).ok());
+  EXPECT_EQ(again.job_id(), sub.job_id());
+  auto await = [&](const std::string& id) {
+    v1::AwaitProofRequest a;
+    a.set_job_id(id);
+    v1::AwaitProofResponse r;
+    grpc::ClientContext c;
+    EXPECT_TRUE(s.stub->AwaitProof(&c, a, &r).ok());
+    return r;
+  };
+  const v1::AwaitProofResponse u = await(sub.job_id());
+  s.expect_valid(u, 1);
+  const v1::AwaitProofResponse last = await(ahead.back());
+  s.expect_valid(last, 1);
+  EXPECT_LT(u.queue_wait_ms(), last.queue_wait_ms());
 }
 
 TEST(ServiceGrpc, FailuresStayInTheirJob) {
