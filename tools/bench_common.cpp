@@ -1,6 +1,7 @@
 // Shared benchmark helpers: see bench_common.hpp.
 #include "bench_common.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +15,12 @@
 #endif
 
 namespace cuzk::cli {
+
+double peak_rss_gib() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)ru.ru_maxrss / (1024.0 * 1024.0);
+}
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;

@@ -15,6 +15,9 @@ namespace cuzk::cli {
 /// The median of `v` (the mean of the two middle values for an even count; 0 when empty).
 double median(std::vector<double> v);
 
+/// The process's peak resident set so far (getrusage's ru_maxrss), GiB.
+double peak_rss_gib();
+
 /// {"median_ms": median(ms), "reps_ms": ms}: one benchmarked operation, every timed repetition.
 nlohmann::json timing_json(const std::vector<double>& ms);
 

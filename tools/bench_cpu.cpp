@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.hpp"
 #include "msm/pippenger.hpp"
 #include "util/error.hpp"
 #include "util/plural.hpp"
@@ -54,12 +55,6 @@ std::vector<Affine<F>> make_bases(size_t n, uint64_t seed, ThreadPool& pool) {
       },
       1);
   return out;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
 }
 
 /// CPU time of the whole process (all threads), in ms: on a shared machine it shows what the wall clock

@@ -193,9 +193,11 @@ bool bench_curve(const char* name, const std::vector<int>& logs, int reps, const
     results.push_back(row(name, k, "witness", "msm", tp, good_p));
     const auto mem = cuda::msm_mem_info(0);
     std::printf(
-        "%s 2^%d GPU memory: MSM object %.2f GiB (bases, scalar upload area, scratch), of which scratch %.2f GiB;"
+        "%s 2^%d GPU memory: MSM object %.2f GiB (bases, scalar upload area, scratch), of which scratch %.2f "
+        "GiB;"
         " device used %.2f of %.2f GiB\n",
-        name, k, gib(msm.device_bytes()), gib(msm.scratch_bytes()), gib(mem.total - mem.free), gib(mem.total));
+        name, k, gib(msm.device_bytes()), gib(msm.scratch_bytes()), gib(mem.total - mem.free),
+        gib(mem.total));
     results.back()["scratch_bytes"] = msm.scratch_bytes();
     if (k == kmax) {  // host scalars (upload included) at the largest size, for reference
       auto th = time_runs(std::max(1, reps / 2), want, good, [&] { return msm.msm(s); });

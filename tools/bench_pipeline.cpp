@@ -3,7 +3,6 @@
 // which has no gRPC): a PoRep-shaped synthetic circuit (REFERENCE.md §2) and a testing-only key from the
 // single-party setup, then J jobs of P partitions through synthesis → GPU workers → finalizers. Prints wall
 // time, s/proof (a proof = one partition) and per-stage medians; --timeline writes the per-partition CSV.
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include <mutex>
 
 #include "backend_select.hpp"
+#include "bench_common.hpp"
 #include "engine/engine.hpp"
 #include "engine/memory.hpp"
 #include "engine_commands.hpp"
@@ -22,15 +22,6 @@
 #include "util/error.hpp"
 
 namespace cuzk::cli {
-namespace {
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-}  // namespace
 
 int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet) {
   using engine::Clock;
@@ -114,14 +105,12 @@ int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet) {
         "device busy %.0f%%\n",
         median(queue), median(synth), median(gpu), median(b_g2), median(epi),
         100 * st.devices[0].busy_fraction);
-    struct rusage ru {};
-    getrusage(RUSAGE_SELF, &ru);
     std::printf(
         "  per job (%u partitions): %.2f s of throughput (wall / jobs), latency median %.2f s; memory: "
         "budget "
         "peak %.1f GiB of %.1f, %u partitions in flight at most; host RSS peak %.1f GiB\n",
         o.partitions, wall / o.jobs, median(job_latency) / 1000, st.memory_peak / 1073741824.0,
-        st.memory_budget / 1073741824.0, st.partitions_in_flight_peak, ru.ru_maxrss / 1048576.0);
+        st.memory_budget / 1073741824.0, st.partitions_in_flight_peak, peak_rss_gib());
     std::fflush(stdout);
   }
   return 0;

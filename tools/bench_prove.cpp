@@ -1,7 +1,5 @@
 #include "bench_prove.hpp"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -27,12 +25,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double secs(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-double peak_rss_gib() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return (double)ru.ru_maxrss / (1024.0 * 1024.0);
-}
 
 }  // namespace
 

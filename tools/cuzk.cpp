@@ -259,8 +259,8 @@ int main(int argc, char** argv) {
 
   cuzk::cli::EngineCommands engine_commands(app, *bench);  // serve, client, bench batch/pipeline
   cuzk::cli::PorepCommands porep_commands(app, *bench, add_device_options);  // porep …, bench circuit
-  cuzk::cli::SnapCommands snap_commands(app, add_device_options);            // snap …
-  cuzk::cli::PostCommands post_commands(app, add_device_options);            // post …
+  cuzk::cli::SnapCommands snap_commands(app, *bench, add_device_options);    // snap …, bench snap
+  cuzk::cli::PostCommands post_commands(app, *bench, add_device_options);    // post …, bench post
   std::string timeline_csv, timeline_svg;
   CLI::App* timeline_cmd = app.add_subcommand("timeline", "Draw the engine's timeline CSV as lanes");
   timeline_cmd->add_option("csv", timeline_csv, "Timeline CSV (bench pipeline --timeline, the daemon's)")

@@ -1,7 +1,5 @@
 #include "porep_commands.hpp"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_common.hpp"
 #include "circuits/sdr/porep.hpp"
 #include "circuits/stacked.hpp"
 #include "engine/porep.hpp"
@@ -224,12 +223,6 @@ int run_fake_c1(const std::string& size, std::string proof, uint64_t seed, std::
   return 0;
 }
 
-double peak_rss_gib() {
-  struct rusage ru {};
-  getrusage(RUSAGE_SELF, &ru);
-  return (double)ru.ru_maxrss / (1024.0 * 1024.0);
-}
-
 int run_prove(const std::string& c1_path, const std::string& params, const std::string& vk_path,
               const std::string& out, bool chain_check, bool subgroup_check, const DeviceChoice& dev,
               bool quiet) {
@@ -331,11 +324,6 @@ int run_verify(const std::string& c1_path, const std::string& seal_path, const s
     }
   if (!quiet) std::printf("OK: %zu partitions verify\n", proofs.size());
   return 0;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
 }
 
 // C2 of a fake sector stage by stage, in one process: C1 written and parsed, challenges checked, the

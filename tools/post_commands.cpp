@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "bench_common.hpp"
 #include "engine/post.hpp"
 #include "formats/atomic_file.hpp"
 #include "formats/fake_post.hpp"
@@ -173,6 +174,73 @@ int run_r1cs(const std::string& proof_name) {
   return 0;
 }
 
+// One PoSt partition from fake sectors, stage by stage: the vanilla proofs made and encoded as bincode,
+// parsed and checked as the daemon does at submit, the circuit, an in-memory testing setup, then one
+// warm-up and `reps` timed proofs (assignment, prove, verify), every proof verified.
+int run_bench_post(const std::string& proof_name, size_t sectors, unsigned reps, uint64_t seed,
+                   const DeviceChoice& dev) {
+  const RegisteredPostProof& proof = proof_arg(proof_name);
+  if (sectors == 0) sectors = proof.type == circuits::PostType::kWinning ? 1 : proof.shape().sectors;
+  if (reps == 0) throw Error(ErrorCode::kInvalidArgument, "bench post --reps must be at least 1");
+  ThreadPool pool(dev.threads);
+  auto t0 = std::chrono::steady_clock::now();
+  const FakePost f = make_fake_post(proof, sectors, 0, seed);
+  std::vector<std::vector<uint8_t>> bincode;
+  size_t bytes = 0;
+  for (const PostVanillaProof& v : f.vanilla) {
+    bincode.push_back(write_post_vanilla_proof(v));
+    bytes += bincode.back().size();
+  }
+  const double t_fake = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  const engine::PostRequest r =
+      engine::parse_post_request(proof.id, bincode, f.randomness, f.miner_id, f.partition);
+  const double t_parse = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  const auto circuit = engine::post_circuit(proof.shape(), pool);
+  const double t_circuit = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  const auto key = std::make_shared<const ProvingKey>(
+      setup(expand(*circuit->rows, pool), ToxicWaste::from_seed(seed), pool, setup_accel(dev)));
+  const double t_key = seconds_since(t0);
+  std::printf(
+      "%s: %zu fake sectors %.2f s; vanilla proofs (%.1f MB bincode) parsed and checked in %.2f s; circuit "
+      "(%zu rows, %zu nonzeros, %.1f GB) %.2f s; in-memory setup %.2f s\n",
+      std::string(proof.name).c_str(), sectors, t_fake, bytes / 1e6, t_parse, circuit->rows->a.rows(),
+      circuit->rows->nnz(), circuit->rows->bytes() / 1e9, t_circuit, t_key);
+  std::unique_ptr<ProverBackend> backend = make_backend(dev);
+  const VerifyingKey vk = key->verifying_key();
+  const std::vector<Fr> pi = engine::post_public_inputs(r);
+  std::vector<double> tw, tp;
+  for (unsigned rep = 0; rep <= reps; rep++) {
+    auto t = std::chrono::steady_clock::now();
+    std::vector<Assignment> one;
+    one.push_back(engine::post_assignment(r, circuit, pool));  // a, b, c: the backend's
+    const double w = seconds_since(t);
+    t = std::chrono::steady_clock::now();
+    ProveOptions opt;
+    opt.verify = false;
+    ProveResult res = std::move(prove_finalize(prove_start(key, std::move(one), *backend, opt))[0]);
+    const double pr = seconds_since(t);
+    if (!verify(vk, pi, res.proof))
+      throw Error(ErrorCode::kUnsatisfied, "proof " + std::to_string(rep) + " does not verify");
+    std::string stages;
+    for (auto& [name, ms] : res.stages) stages += " " + name + " " + std::to_string((int)ms) + "ms";
+    std::printf("%s %u: assignment %.3f s, prove %.3f s (%s ), verified\n", rep ? "proof" : "warm-up", rep, w,
+                pr, stages.empty() ? "" : stages.c_str() + 1);
+    if (rep) {
+      tw.push_back(w);
+      tp.push_back(pr);
+    }
+  }
+  std::printf(
+      "%s: one partition, median of %u after a warm-up: assignment %.3f s, prove %.3f s; with the vanilla "
+      "check %.2f s per partition; host memory peak %.1f GiB; every proof verified\n",
+      std::string(proof.name).c_str(), reps, median(tw), median(tp), t_parse + median(tw) + median(tp),
+      peak_rss_gib());
+  return 0;
+}
+
 }  // namespace
 
 PostRequestFile read_post_request_file(const std::string& path) {
@@ -225,7 +293,8 @@ PostRequestFile read_post_request_file(const std::string& path) {
   return f;
 }
 
-PostCommands::PostCommands(CLI::App& app, const std::function<void(CLI::App*)>& add_device_options) {
+PostCommands::PostCommands(CLI::App& app, CLI::App& bench,
+                           const std::function<void(CLI::App*)>& add_device_options) {
   post_ = app.add_subcommand("post", "Filecoin WinningPoSt and WindowPoSt (the fallback PoSt circuit)");
   post_->require_subcommand(1);
   const char* rp_help =
@@ -256,7 +325,15 @@ PostCommands::PostCommands(CLI::App& app, const std::function<void(CLI::App*)>& 
   verify_->add_option("proof", out_, "The proof file")->required()->check(CLI::ExistingFile);
   r1cs_ = post_->add_subcommand("r1cs", "Count the circuit of a registered PoSt proof");
   r1cs_->add_option("--registered-proof", registered_proof_, rp_help)->required();
-  for (CLI::App* sub : {post_, fake_, setup_, prove_, verify_, r1cs_}) sub->fallthrough();
+  bench_ =
+      bench.add_subcommand("post", "A PoSt partition from fake sectors stage by stage (proofs verified)");
+  bench_->add_option("--registered-proof", registered_proof_, rp_help)->required();
+  bench_->add_option("--sectors", sectors_, "Sectors of the partition (default: a full one; WinningPoSt 1)");
+  bench_->add_option("--reps", reps_, "Timed proofs after a warm-up (median reported)")
+      ->capture_default_str();
+  bench_->add_option("--seed", seed_, "Fake sectors and setup seed")->capture_default_str();
+  add_device_options(bench_);
+  for (CLI::App* sub : {post_, fake_, setup_, prove_, verify_, r1cs_, bench_}) sub->fallthrough();
 }
 
 std::optional<int> PostCommands::run(const DeviceChoice& dev, bool quiet) {
@@ -265,6 +342,7 @@ std::optional<int> PostCommands::run(const DeviceChoice& dev, bool quiet) {
   if (*prove_) return run_prove(request_, params_, vk_, out_, !no_subgroup_check_, dev, quiet);
   if (*verify_) return run_verify(request_, vk_, out_, quiet);
   if (*r1cs_) return run_r1cs(registered_proof_);
+  if (*bench_) return run_bench_post(registered_proof_, sectors_, reps_, seed_, dev);
   return std::nullopt;
 }
 

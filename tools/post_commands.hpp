@@ -9,6 +9,7 @@
 //   cuzk post prove --request FILE --params FILE [--vk FILE] proof.bin   verified before it is written
 //   cuzk post verify --request FILE --vk FILE proof.bin                  exit 0 valid, 1 invalid
 //   cuzk post r1cs --registered-proof ID                                 the circuit's counts
+//   cuzk bench post --registered-proof ID [--sectors N] [--reps R]       fake partition stage by stage
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -37,19 +38,20 @@ struct PostRequestFile {
 /// Error(kInvalidFile) "<path>: <field>: <problem>", Error(kIo) for a file that cannot be read.
 PostRequestFile read_post_request_file(const std::string& path);
 
-/// Registers `post …` on `app`.
+/// Registers `post …` on `app` and `post` on `bench`.
 class PostCommands {
  public:
   /// `add_device_options` adds --device, --devices, --g2 and --gpu-mem-budget to a subcommand.
-  PostCommands(CLI::App& app, const std::function<void(CLI::App*)>& add_device_options);
+  PostCommands(CLI::App& app, CLI::App& bench, const std::function<void(CLI::App*)>& add_device_options);
   /// Runs the chosen subcommand: nullopt when none of these was chosen, else the exit code (0, or 1
   /// for a proof that does not verify). Errors are thrown as cuzk::Error.
   std::optional<int> run(const DeviceChoice& dev, bool quiet);
 
  private:
   CLI::App *post_ = nullptr, *fake_ = nullptr, *setup_ = nullptr, *prove_ = nullptr, *verify_ = nullptr,
-           *r1cs_ = nullptr;
+           *r1cs_ = nullptr, *bench_ = nullptr;
   std::string registered_proof_, request_, params_, vk_, out_;
+  unsigned reps_ = 3;
   bool no_subgroup_check_ = false, json_ = false;
   size_t sectors_ = 0, partition_ = 0;
   uint64_t seed_ = 1;

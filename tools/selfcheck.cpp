@@ -33,17 +33,22 @@ int run_selfcheck() {
   G2Affine g2 = Curve<Fp2>::generator();
   uint8_t b[96];
   g1_to_zcash(g1, true, b);
-  ok &= check("G1 generator compressed encoding (zcash)",
-              hex(b, 48) == "97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb");
+  ok &= check(
+      "G1 generator compressed encoding (zcash)",
+      hex(b, 48) ==
+          "97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb");
   g2_to_zcash(g2, true, b);
-  ok &= check("G2 generator compressed encoding (zcash)",
-              hex(b, 96) == "93e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e"
-                            "024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8");
+  ok &= check(
+      "G2 generator compressed encoding (zcash)",
+      hex(b, 96) ==
+          "93e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e"
+          "024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8");
   ok &= check("generators on curve and in the r-order subgroups",
               is_on_curve(g1) && is_in_subgroup(g1) && is_on_curve(g2) && is_in_subgroup(g2));
   Fr w = root_of_unity(32, RootConvention::kGenerator7);
   uint64_t e = 1ULL << 31;
-  ok &= check("2^32-th root of unity (generator 7) has order 2^32", w.pow_u64(e * 2).is_one() && !w.pow_u64(e).is_one());
+  ok &= check("2^32-th root of unity (generator 7) has order 2^32",
+              w.pow_u64(e * 2).is_one() && !w.pow_u64(e).is_one());
   Fr a = Fr::from_u64(123456789), c = Fr::from_u64(987654321);
   G1Affine pa = scalar_mul(g1, a).to_affine();
   G2Affine qc = scalar_mul(g2, c).to_affine();

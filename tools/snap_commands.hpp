@@ -1,9 +1,10 @@
 // The Filecoin SnapDeals (empty-sector update) subcommands of the `cuzk` CLI, registered by one call:
-//   cuzk snap fake --sector-size 2KiB [--seed S] [--h H] [--uniform] vanilla.json   a fake update
+//   cuzk snap fake --sector-size 2KiB [--seed S] [--update-h H] [--uniform] vanilla.json   a fake update
 //   cuzk snap setup --sector-size 2KiB [--seed S] DIR|out.params         TESTING-ONLY key (+ .vk)
 //   cuzk snap prove --vanilla vanilla.json --update update.json --params FILE [--vk FILE] proof.bin
 //   cuzk snap verify --update update.json --vk FILE proof.bin
 //   cuzk snap r1cs --sector-size 32GiB                                   the circuit's counts
+//   cuzk bench snap --sector-size 32GiB [--partitions N]                 fake update stage by stage
 // vanilla.json is a JSON array of the partitions' proofs, each the standard base64 of its bincode bytes
 // (Curio's cuzk-bench format; formats/update_vanilla.hpp); update.json holds {"sector_size", "h",
 // "comm_r_old", "comm_d_new", "comm_r_new"} with the commitments as 64 hex digits of their 32 bytes.
@@ -34,19 +35,20 @@ struct SnapJobFiles {
 /// Filecoin SnapDeals parameters.
 SnapJobFiles read_snap_job_files(const std::string& vanilla_json, const std::string& update_json);
 
-/// Registers `snap …` on `app`.
+/// Registers `snap …` on `app` and `snap` on `bench`.
 class SnapCommands {
  public:
   /// `add_device_options` adds --device, --devices, --g2 and --gpu-mem-budget to a subcommand.
-  SnapCommands(CLI::App& app, const std::function<void(CLI::App*)>& add_device_options);
+  SnapCommands(CLI::App& app, CLI::App& bench, const std::function<void(CLI::App*)>& add_device_options);
   /// Runs the chosen subcommand: nullopt when none of these was chosen, else the exit code (0, or 1 for
   /// a proof that does not verify). Errors are thrown as cuzk::Error (the caller maps them to exit codes).
   std::optional<int> run(const DeviceChoice& dev, bool quiet);
 
  private:
   CLI::App *snap_ = nullptr, *fake_ = nullptr, *setup_ = nullptr, *prove_ = nullptr, *verify_ = nullptr,
-           *r1cs_ = nullptr;
+           *r1cs_ = nullptr, *bench_ = nullptr;
   std::string sector_size_, vanilla_, update_, params_, vk_, out_;
+  unsigned partitions_ = 0;
   uint64_t seed_ = 1;
   uint32_t h_ = 0;
   bool no_subgroup_check_ = false, uniform_ = false;

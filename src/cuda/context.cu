@@ -7,6 +7,7 @@
 
 #include "cuda/context.cuh"
 #include "cuda/gpu.hpp"
+#include "util/fault.hpp"
 
 namespace cuzk::cuda {
 
@@ -18,6 +19,7 @@ void throw_cuda_error(cudaError_t err, const char* call, const char* file, int l
 
 void check_launch(const char* kernel, cudaStream_t stream, const char* file, int line) {
   cudaError_t err = cudaGetLastError();
+  if (err == cudaSuccess) check_fault(FaultPoint::kKernelLaunch, kernel);  // tests (util/fault.hpp)
   if (err == cudaSuccess) {
     static const bool sync_check = [] {
       const char* e = std::getenv("CUZK_CUDA_SYNC_CHECK");

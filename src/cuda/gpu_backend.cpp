@@ -13,6 +13,7 @@
 #include "groth16/compact_cs.hpp"
 #include "msm/pippenger.hpp"
 #include "util/error.hpp"
+#include "util/fault.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk {
@@ -322,6 +323,7 @@ size_t GpuBackend::mem_budget() const {
 
 std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingKey> key,
                                                   std::shared_ptr<const Assignment> asg) {
+  check_fault(FaultPoint::kBackendStart, "cuda start");  // tests: a failed start (util/fault.hpp)
   Impl& im = *impl_;
   const int dev = im.opt.device;
   const size_t n = key->domain_size();

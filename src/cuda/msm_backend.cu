@@ -1,11 +1,11 @@
 // The MSM's device backend (allocation, copies, CUB radix sort and scan) and the small host API
 // helpers of msm.hpp that do not depend on the curve.
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #include <utility>
 
 #include "cuda/gpu.hpp"
@@ -44,11 +44,13 @@ void DeviceBackend::grow(Buffer& b, size_t bytes) {
   const size_t round = size_t{2} << 20;
   const size_t alloc = bytes > round ? (bytes + round - 1) / round * round : bytes;
   void* p = nullptr;
-  const cudaError_t e = injected_alloc_failure() ? cudaErrorMemoryAllocation : cudaMalloc(&p, alloc);
+  const bool injected = injected_alloc_failure();
+  const cudaError_t e = injected ? cudaErrorMemoryAllocation : cudaMalloc(&p, alloc);
   if (e != cudaSuccess) {
     cudaGetLastError();  // out-of-memory is not sticky: clear it so the context stays usable
     throw Error(ErrorCode::kCuda, "GPU MSM: cudaMalloc of " + std::to_string(alloc) +
-                                      " bytes failed: " + cudaGetErrorString(e));
+                                      " bytes failed: " + cudaGetErrorString(e) +
+                                      (injected ? " (failure injected by CUZK_GPU_FAIL_ALLOC)" : ""));
   }
   b.p = p;
   b.bytes = alloc;
@@ -133,8 +135,10 @@ void DeviceBackend::phase_report(size_t m, int c, int windows, int windows_per_b
     CUZK_MSM_CHECK(cudaEventElapsedTime(&ms, marks_[i].second, marks_[i + 1].second));
     all += ms;
     auto it = std::find_if(tot.begin(), tot.end(), [&](auto& t) { return std::strcmp(t.first, name) == 0; });
-    if (it == tot.end()) tot.emplace_back(name, ms);
-    else it->second += ms;
+    if (it == tot.end())
+      tot.emplace_back(name, ms);
+    else
+      it->second += ms;
   }
   std::fprintf(stderr, "[msm profile] m=%zu c=%d windows=%d per-batch=%d:", m, c, windows, windows_per_batch);
   for (auto& t : tot) std::fprintf(stderr, " %s %.3f ms;", t.first, t.second);

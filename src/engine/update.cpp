@@ -34,6 +34,18 @@ ConstraintSystem update_constraint_system(const std::string& sector_size) {
   return cs.take_recording().to_constraint_system();
 }
 
+CompactCs update_compact_cs(const std::string& sector_size, ThreadPool& pool) {
+  return compact(update_constraint_system(sector_size), pool);
+}
+
+Assignment update_partition_assignment(std::shared_ptr<const CompactCs> rows,
+                                       const circuits::UpdateShape& shape, uint32_t k, uint32_t h,
+                                       const UpdateCommitments& comms, const UpdatePartitionProof& p,
+                                       ThreadPool& pool) {
+  const std::vector<Fr> w = update_partition_witness_values(shape, k, h, comms, p, pool);
+  return deferred_assignment(std::move(rows), w, pool);
+}
+
 std::vector<Fr> update_partition_witness_values(const circuits::UpdateShape& shape, uint32_t k, uint32_t h,
                                                 const UpdateCommitments& comms, const UpdatePartitionProof& p,
                                                 ThreadPool& pool) {

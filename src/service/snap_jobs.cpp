@@ -63,14 +63,14 @@ std::string SnapJobs::ensure_circuit(const std::string& size) {
                                     " SnapDeals parameters are missing from srs.param_cache");
   circuits_.add(id, "snap", [size, path, reading = o_.reading, threads = o_.threads] {
     ThreadPool pool(threads);
-    auto cs = std::make_shared<const ConstraintSystem>(engine::update_constraint_system(size));
+    auto rows = std::make_shared<const CompactCs>(engine::update_compact_cs(size, pool));
     return reading([&](const ParamsReadOptions& opt) {
       ParamsReadOptions o = opt;
       if (!o.pool && !o.threads) o.pool = &pool;
       engine::LoadedCircuit out;
       out.key = std::make_shared<const ProvingKey>(read_params(path, o));
-      check_key_fits(*out.key, *cs, path.string() + " and the " + size + " SnapDeals circuit");
-      out.cs = cs;
+      check_key_fits(*out.key, *rows, path.string() + " and the " + size + " SnapDeals circuit");
+      out.rows = rows;
       return out;
     });
   });
@@ -110,8 +110,9 @@ engine::JobRequest SnapJobs::job(const std::vector<std::span<const uint8_t>>& va
   jr.kind = "SNAP_DEALS_UPDATE";
   for (uint32_t k = 0; k < parts->size(); k++) {
     engine::WitnessInput in;
-    in.generate = [parts, shape, comms, h, k](const engine::LoadedCircuit&, ThreadPool& pool) {
-      return engine::update_partition_witness_values(shape, k, h, comms, (*parts)[k], pool);
+    // The leased circuit's compact rows (the loader's): a, b, c are left to the backend.
+    in.assign = [parts, shape, comms, h, k](const engine::LoadedCircuit& leased, ThreadPool& pool) {
+      return engine::update_partition_assignment(leased.rows, shape, k, h, comms, (*parts)[k], pool);
     };
     jr.partitions.push_back(std::move(in));
   }

@@ -9,13 +9,15 @@
 namespace cuzk {
 namespace {
 
-constexpr const char* kEnv[3] = {"CUZK_FAIL_BACKEND_START", "CUZK_FAIL_SYNTHESIS", "CUZK_FAIL_FINALIZE"};
+constexpr int kPoints = 4;
+constexpr const char* kEnv[kPoints] = {"CUZK_FAIL_BACKEND_START", "CUZK_FAIL_SYNTHESIS", "CUZK_FAIL_FINALIZE",
+                                       "CUZK_GPU_FAIL_LAUNCH"};
 
 /// Checks left before each point fails (0 = disarmed), armed from the environment on first use.
 std::atomic<uint64_t>* countdowns() {
-  static std::atomic<uint64_t> left[3] = {0, 0, 0};
+  static std::atomic<uint64_t> left[kPoints] = {0, 0, 0, 0};
   static const bool armed = [] {
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < kPoints; i++)
       if (const char* e = std::getenv(kEnv[i])) left[i] = std::strtoull(e, nullptr, 10);
     return true;
   }();
@@ -33,7 +35,9 @@ void check_fault(FaultPoint point, const char* what) {
   while (v != 0)
     if (left.compare_exchange_weak(v, v - 1)) {
       if (v == 1)
-        throw Error(point == FaultPoint::kBackendStart ? ErrorCode::kCuda : ErrorCode::kInternal,
+        throw Error(point == FaultPoint::kBackendStart || point == FaultPoint::kKernelLaunch
+                        ? ErrorCode::kCuda
+                        : ErrorCode::kInternal,
                     std::string(what) + ": failure injected by " + kEnv[(int)point]);
       return;
     }
