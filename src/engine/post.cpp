@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <mutex>
 
 #include "circuits/cs.hpp"
@@ -37,7 +38,7 @@ std::string post_circuit_id(const RegisteredPostProof& proof) {
 PostRequest parse_post_request(uint64_t registered_proof,
                                const std::vector<std::vector<uint8_t>>& vanilla_proofs,
                                std::span<const uint8_t> randomness, uint64_t miner_id,
-                               uint64_t partition_index) {
+                               uint64_t partition_index, ThreadPool* pool) {
   PostRequest r;
   r.proof = registered_post_proof_by_id(registered_proof);
   if (randomness.size() != 32)
@@ -59,7 +60,10 @@ PostRequest parse_post_request(uint64_t registered_proof,
   }
   r.miner_id = miner_id;
   r.partition = partition_index;
-  r.circuit_input = post_partition(r.proof, r.vanilla, r.randomness, r.partition);
+  // A full WindowPoSt partition's checks take seconds on one core: spread them when there are many.
+  std::unique_ptr<ThreadPool> local;
+  if (!pool && r.vanilla.size() >= 64) pool = (local = std::make_unique<ThreadPool>()).get();
+  r.circuit_input = post_partition(r.proof, r.vanilla, r.randomness, r.partition, pool);
   return r;
 }
 

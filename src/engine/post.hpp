@@ -52,11 +52,12 @@ struct PostRequest {
 /// vanilla proof's bincode bytes (read_post_vanilla_proof, named "vanilla_proofs[i]"), the 32 bytes of
 /// randomness (a field element, as upstream's as_safe_commitment requires), then post_partition. Throws
 /// Error(kInvalidArgument) naming the field, or post_partition's errors (the vanilla proof, sector and
-/// challenge).
+/// challenge). The sectors are checked on `pool`, or on a pool of every core made for the call when
+/// there are 64 or more and none is given.
 PostRequest parse_post_request(uint64_t registered_proof,
                                const std::vector<std::vector<uint8_t>>& vanilla_proofs,
                                std::span<const uint8_t> randomness, uint64_t miner_id,
-                               uint64_t partition_index);
+                               uint64_t partition_index, ThreadPool* pool = nullptr);
 
 /// The public inputs of the request's partition (without ONE), from its public data alone
 /// (circuits::fallback_post_public_inputs of the sectors' ids and comm_r).

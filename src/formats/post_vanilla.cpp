@@ -428,7 +428,8 @@ std::string write_post_vanilla_proof_json(const PostVanillaProof& p) {
 }
 
 PostPartition post_partition(const RegisteredPostProof& proof, std::span<const PostVanillaProof> vanilla,
-                             const std::array<uint8_t, 32>& randomness, size_t partition_index) {
+                             const std::array<uint8_t, 32>& randomness, size_t partition_index,
+                             ThreadPool* pool) {
   const PostShape shape = proof.shape();
   auto fail = [&](const std::string& what) {
     throw Error(ErrorCode::kInvalidArgument, std::string(proof.name) + ": " + what);
@@ -498,7 +499,9 @@ PostPartition post_partition(const RegisteredPostProof& proof, std::span<const P
   if (vanilla.size() > shape.sectors)
     fail(std::to_string(vanilla.size()) + " vanilla proofs; a WindowPoSt partition takes at most " +
          std::to_string(shape.sectors));
-  for (size_t i = 0; i < vanilla.size(); i++) {
+  // Sectors are checked independently (on `pool` when given); the error reported is the first sector's,
+  // as a check in order would report.
+  auto check_sector = [&](size_t i) {
     const PostVanillaProof& v = vanilla[i];
     if (v.sectors.size() != 1)
       fail(name(i) + ": " + std::to_string(v.sectors.size()) +
@@ -513,8 +516,22 @@ PostPartition post_partition(const RegisteredPostProof& proof, std::span<const P
           randomness, v.sector_id,
           circuits::post_challenge_index(proof.api, sector_index, shape.challenges, n), shape.nodes());
     });
-    add_sector(v, sp, 0, shape.challenges);
-  }
+  };
+  std::vector<std::string> errors(vanilla.size());
+  auto check_range = [&](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; i++) try {
+        check_sector(i);
+      } catch (const Error& e) {
+        errors[i] = e.what();
+      }
+  };
+  if (pool)
+    pool->parallel_for(vanilla.size(), check_range, 1);
+  else
+    check_range(0, vanilla.size());
+  for (const std::string& e : errors)
+    if (!e.empty()) throw Error(ErrorCode::kInvalidArgument, e);
+  for (const PostVanillaProof& v : vanilla) add_sector(v, v.sectors[0], 0, shape.challenges);
   while (out.witness.sectors.size() < shape.sectors)
     out.witness.sectors.push_back(out.witness.sectors.back());
   for (const PostVanillaProof& v : vanilla) out.public_sectors.push_back({v.sector_id, v.comm_r});

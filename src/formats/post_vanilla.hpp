@@ -27,6 +27,7 @@
 
 #include "circuits/fallback_post.hpp"
 #include "formats/c1.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk {
 
@@ -114,7 +115,8 @@ struct PostPartition {
 /// the challenge and the problem: wrong counts (proofs, SectorProofs, inclusion proofs; a WindowPoSt
 /// partition with more sectors than the circuit), duplicate sector ids, and every failed check.
 PostPartition post_partition(const RegisteredPostProof& proof, std::span<const PostVanillaProof> vanilla,
-                             const std::array<uint8_t, 32>& randomness, size_t partition_index);
+                             const std::array<uint8_t, 32>& randomness, size_t partition_index,
+                             ThreadPool* pool = nullptr);
 
 /// Filecoin's prover_id of a miner actor id (filecoin-ffi / Curio `make_prover_id`): the id address's
 /// payload, the id as unsigned LEB128, zero-padded to 32 bytes.

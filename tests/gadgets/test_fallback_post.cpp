@@ -373,8 +373,12 @@ TEST(PostVanilla, BadJsonIsNamed) {
 TEST(PostVanilla, PartitionChecksTheVanillaProofs) {
   const RegisteredPostProof& p = registered_post_proof_by_id(10);
   const FakePost fake = make_fake_post(p, 2, 0, 21);
+  ThreadPool pool(2);
+  // Checked in order and on a pool (sectors in parallel): the same error, the first sector's.
   auto err = [&](const std::vector<PostVanillaProof>& v, const std::array<uint8_t, 32>& rnd, size_t k) {
-    return error_of([&] { post_partition(p, v, rnd, k); });
+    const std::string in_order = error_of([&] { post_partition(p, v, rnd, k); });
+    EXPECT_EQ(error_of([&] { post_partition(p, v, rnd, k, &pool); }), in_order);
+    return in_order;
   };
   EXPECT_EQ(err(fake.vanilla, fake.randomness, 0), "");
   std::array<uint8_t, 32> other = fake.randomness;
@@ -387,6 +391,11 @@ TEST(PostVanilla, PartitionChecksTheVanillaProofs) {
                       "), challenge 3: the inclusion path does not hash"),
             std::string::npos)
       << err(v, fake.randomness, 0);
+  v[0].sectors[0].inclusion_proofs[5].leaf += Fr::one();  // both sectors fail: the first is named
+  EXPECT_NE(err(v, fake.randomness, 0)
+                .find("vanilla proof 0 (sector " + std::to_string(v[0].sector_id) +
+                      "), challenge 5: the inclusion path does not hash"),
+            std::string::npos);
   v = fake.vanilla;
   v[0].comm_r += Fr::one();
   EXPECT_NE(err(v, fake.randomness, 0).find("comm_r is not Poseidon"), std::string::npos);
