@@ -1,10 +1,13 @@
-// GPU faults inside engine jobs (issue 21 item 4): an allocation failure (CUZK_GPU_FAIL_ALLOC), a
-// kernel-launch failure (CUZK_GPU_FAIL_LAUNCH) and a failed start() (CUZK_FAIL_BACKEND_START) in the
-// middle of a job on a GpuBackend fail that job only, with the injected failure named; the GPU
-// workers go on, and the next jobs complete with proofs that verify. No job hangs.
+// The engine (src/engine) on GpuBackends. Faults inside jobs (issue 21 item 4): an allocation failure
+// (CUZK_GPU_FAIL_ALLOC), a kernel-launch failure (CUZK_GPU_FAIL_LAUNCH) and a failed start()
+// (CUZK_FAIL_BACKEND_START) in the middle of a job fail that job only, with the injected failure named;
+// the GPU workers go on, and the next jobs complete with proofs that verify. No job hangs. Several
+// devices (issue 23, what one GPU allows): two backends on the same GPU, and a CPU backend beside a GPU
+// backend, share the queue and every proof verifies.
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,6 +16,7 @@
 #include "engine/engine.hpp"
 #include "gpu_support.hpp"
 #include "groth16/compact_cs.hpp"
+#include "groth16/cpu_backend.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthetic.hpp"
 #include "groth16/verifier.hpp"
@@ -23,10 +27,11 @@ namespace {
 
 using namespace cuzk::engine;
 
-/// A synthetic 2^14 circuit served by an engine on one GpuBackend (two GPU workers), its partitions
-/// deferred (a, b, c on the device from the resident compact rows).
+/// A synthetic 2^14 circuit served by an engine on one GpuBackend (and `beside`, a second device, when
+/// given) with two workers each, its partitions deferred (a, b, c on the device from the resident
+/// compact rows).
 struct GpuEngine {
-  GpuEngine() : pool(4) {
+  explicit GpuEngine(ProverBackend* beside = nullptr) : pool(4) {
     SyntheticCircuit s = synthetic_porep(14, 7, pool);
     key = std::make_shared<const ProvingKey>(setup(s.cs, ToxicWaste::from_seed(7), pool));
     rows = std::make_shared<const CompactCs>(compact(s.cs, pool));
@@ -35,7 +40,9 @@ struct GpuEngine {
     EngineConfig cfg;
     cfg.synthesis_threads = 2;
     cfg.gpu_workers_per_device = 2;
-    engine = std::make_unique<Engine>(cfg, std::vector<ProverBackend*>{&gpu});
+    std::vector<ProverBackend*> devices = {&gpu};
+    if (beside) devices.push_back(beside);
+    engine = std::make_unique<Engine>(cfg, devices);
     engine->circuits().add("syn", "synthetic", [this] {
       LoadedCircuit c;
       c.key = key;
@@ -109,6 +116,32 @@ TEST(GpuEngineFaults, AnInjectedGpuFailureFailsOnlyItsJobAndTheNextJobsComplete)
   EXPECT_EQ(s.jobs_completed, 6u);
   EXPECT_EQ(s.partitions_in_flight, 0u);
   EXPECT_EQ(s.synth_queue + s.gpu_queue + s.final_queue, 0u);
+}
+
+TEST(GpuEngine, TwoBackendsOnOneGpuAndACpuBesideAGpuShareTheQueue) {
+  CUZK_REQUIRE_GPU();
+  GpuBackend second;  // the same GPU listed twice (`--devices 0,0`): a second resident copy of the key
+  CpuBackend cpu(2);
+  for (bool with_cpu : {false, true}) {
+    SCOPED_TRACE(with_cpu ? "a CPU backend beside the GPU" : "GPU 0 listed twice");
+    GpuEngine e(with_cpu ? static_cast<ProverBackend*>(&cpu) : &second);
+    std::vector<std::string> ids;
+    for (int j = 0; j < 4; j++) ids.push_back(e.engine->submit(e.job(4)).job_id);
+    std::set<std::string> used;
+    for (const std::string& id : ids) {
+      const std::optional<JobResult> r = e.engine->await(id, 300000);
+      ASSERT_TRUE(r);
+      e.expect_valid(*r, 4);
+      for (const PartitionTiming& t : r->partitions) used.insert(t.device.substr(0, 4));
+    }
+    const EngineStatus s = e.engine->status();
+    ASSERT_EQ(s.devices.size(), 2u);
+    for (const DeviceStatus& d : s.devices) EXPECT_GT(d.busy_fraction, 0.0) << d.name;
+    if (with_cpu) {
+      EXPECT_EQ(used, (std::set<std::string>{"cpu", "cuda"}));
+    }
+    EXPECT_EQ(s.jobs_completed, 4u);
+  }
 }
 
 }  // namespace
