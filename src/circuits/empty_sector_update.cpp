@@ -162,34 +162,67 @@ void check_update_witness(const UpdateShape& shape, const UpdateWitness& w) {
   }
 }
 
-std::vector<Fr> update_witness(const UpdateShape& shape, const UpdateWitness& w, ThreadPool& pool) {
+namespace {
+
+/// The partition's layout: inputs, the top level's aux values and each challenge's (counted once).
+struct UpdateLayout {
+  uint32_t n_inputs = 0, top_aux = 0, per_challenge = 0;
+  size_t n_aux(const UpdateShape& shape) const {
+    return top_aux + size_t(per_challenge) * shape.challenge_count;
+  }
+};
+
+UpdateLayout update_layout(const UpdateShape& shape) {
   CountCs count;
   const UpdateTop blank = synthesize_update_top(count, shape, nullptr);
-  const uint32_t n_inputs = count.num_inputs(), top_aux = count.num_aux();
+  UpdateLayout l;
+  l.n_inputs = count.num_inputs();
+  l.top_aux = count.num_aux();
   synthesize_update_challenge(count, shape, blank, 0, nullptr);
-  const uint32_t per = count.num_aux() - top_aux;
+  l.per_challenge = count.num_aux() - l.top_aux;
+  if (count.num_inputs() != l.n_inputs)
+    throw Error(ErrorCode::kInternal, "update_witness: a challenge allocated public inputs");
+  return l;
+}
+
+}  // namespace
+
+void update_witness_into(const UpdateShape& shape, const UpdateWitness& w, ThreadPool& pool,
+                         std::span<Fr> inputs, std::span<Fr> aux) {
+  const UpdateLayout l = update_layout(shape);
+  if (inputs.size() != l.n_inputs || aux.size() != l.n_aux(shape))
+    throw Error(ErrorCode::kInvalidArgument,
+                shape.name + " update partition: room for " + std::to_string(inputs.size()) + " inputs and " +
+                    std::to_string(aux.size()) + " aux values; the circuit has " +
+                    std::to_string(l.n_inputs) + " and " + std::to_string(l.n_aux(shape)));
   WitnessCs cs;
   const UpdateTop top = synthesize_update_top(cs, shape, &w);
   const Witness& t = cs.witness();
-  if (t.inputs.size() != n_inputs || t.aux.size() != top_aux || count.num_inputs() != n_inputs)
+  if (t.inputs.size() != l.n_inputs || t.aux.size() != l.top_aux)
     throw Error(ErrorCode::kInternal, "update_witness: the top level's layout differs from its count");
-  std::vector<Fr> out(size_t(n_inputs) + top_aux + size_t(per) * shape.challenge_count);
-  std::copy(t.inputs.begin(), t.inputs.end(), out.begin());
-  std::copy(t.aux.begin(), t.aux.end(), out.begin() + n_inputs);
-  const std::span<Fr> aux = std::span<Fr>(out).subspan(n_inputs);
+  std::copy(t.inputs.begin(), t.inputs.end(), inputs.begin());
+  std::copy(t.aux.begin(), t.aux.end(), aux.begin());
+  const uint32_t per = l.per_challenge;
   pool.parallel_for(
       shape.challenge_count,
       [&](size_t begin, size_t end) {
         for (size_t ci = begin; ci < end; ci++) {
-          const uint32_t first = top_aux + uint32_t(ci) * per;
-          WitnessCs block = WitnessCs::slice(aux.subspan(first, per), first, std::span<Fr>(), n_inputs);
+          const uint32_t first = l.top_aux + uint32_t(ci) * per;
+          WitnessCs block = WitnessCs::slice(aux.subspan(first, per), first, std::span<Fr>(), l.n_inputs);
           synthesize_update_challenge(block, shape, top, uint32_t(ci), &w.challenges[ci]);
-          if (block.num_aux() != first + per || block.num_inputs() != n_inputs)
+          if (block.num_aux() != first + per || block.num_inputs() != l.n_inputs)
             throw Error(ErrorCode::kInternal,
                         "update_witness: challenge " + std::to_string(ci) + " allocated another layout");
         }
       },
       1);
+}
+
+std::vector<Fr> update_witness(const UpdateShape& shape, const UpdateWitness& w, ThreadPool& pool) {
+  const UpdateLayout l = update_layout(shape);
+  std::vector<Fr> out(size_t(l.n_inputs) + l.n_aux(shape));
+  const std::span<Fr> all(out);
+  update_witness_into(shape, w, pool, all.first(l.n_inputs), all.subspan(l.n_inputs));
   return out;
 }
 

@@ -282,4 +282,11 @@ void synthesize_empty_sector_update(CS& cs, const UpdateShape& shape, const Upda
 /// when `w` does not fit the shape.
 std::vector<Fr> update_witness(const UpdateShape& shape, const UpdateWitness& w, ThreadPool& pool);
 
+/// update_witness written straight into the caller's storage: `inputs` (ONE first) and `aux`, which must
+/// hold exactly the partition's counts (no allocation or copy of the ~81 M aux values of a 32 GiB
+/// partition). Throws Error(kInvalidArgument) when `w` does not fit the shape or the spans have other
+/// sizes.
+void update_witness_into(const UpdateShape& shape, const UpdateWitness& w, ThreadPool& pool,
+                         std::span<Fr> inputs, std::span<Fr> aux);
+
 }  // namespace cuzk::circuits

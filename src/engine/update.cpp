@@ -42,8 +42,23 @@ Assignment update_partition_assignment(std::shared_ptr<const CompactCs> rows,
                                        const circuits::UpdateShape& shape, uint32_t k, uint32_t h,
                                        const UpdateCommitments& comms, const UpdatePartitionProof& p,
                                        ThreadPool& pool) {
-  const std::vector<Fr> w = update_partition_witness_values(shape, k, h, comms, p, pool);
-  return deferred_assignment(std::move(rows), w, pool);
+  if (!rows) throw Error(ErrorCode::kInvalidArgument, "empty-sector-update partition: no compact rows");
+  Assignment asg;
+  asg.log_n = rows->log_n;
+  asg.inputs.resize(rows->n_inputs);
+  asg.aux.vec().resize(rows->n_aux);  // BigVector: default-initialized, every value written below
+  circuits::update_witness_into(shape, update_partition_witness(k, h, comms, p), pool, asg.inputs,
+                                asg.aux.vec());
+  const std::vector<Fr> want =
+      circuits::update_public_inputs(shape, k, h, comms.comm_r_old, comms.comm_d_new, comms.comm_r_new);
+  if (asg.inputs.size() != want.size() + 1 || !std::equal(want.begin(), want.end(), asg.inputs.begin() + 1))
+    throw Error(ErrorCode::kInternal, "empty-sector-update partition " + std::to_string(k) +
+                                          ": the circuit's public inputs differ from the independent ones");
+  asg.a_aux = rows->a_aux;
+  asg.b_inp = rows->b_inp;
+  asg.b_aux = rows->b_aux;
+  asg.rows = std::move(rows);
+  return asg;
 }
 
 std::vector<Fr> update_partition_witness_values(const circuits::UpdateShape& shape, uint32_t k, uint32_t h,
