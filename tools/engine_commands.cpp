@@ -58,6 +58,8 @@ EngineCommands::EngineCommands(CLI::App& app, CLI::App& bench) {
   client_options(await, client_opt_);
   await->add_option("job_id", client_opt_.job_id)->required();
   await->add_option("--timeout-ms", client_opt_.timeout_ms, "0 = wait forever");
+  await->add_option("--out", client_opt_.out_dir, "Folder for its proofs when completed (as client prove)")
+      ->check(CLI::ExistingDirectory);
   auto* cancel = client->add_subcommand("cancel", "Cancel a job");
   client_options(cancel, client_opt_);
   cancel->add_option("job_id", client_opt_.job_id)->required();
