@@ -61,9 +61,9 @@ bool FarmWorker::retry(const char* what, F&& f) {
 }
 
 void FarmWorker::slot_loop() {
-  const bool exit_after_claim = [] {
+  const long exit_after_claim = [] {  // ms, -1: off
     const char* v = std::getenv("CUZK_FAIL_FARM_EXIT_AFTER_CLAIM");
-    return v && std::string(v) == "1";
+    return v && *v ? std::strtol(v, nullptr, 10) : -1L;
   }();
   uint64_t backoff = 50;
   while (!stopping_) {
@@ -96,7 +96,8 @@ void FarmWorker::slot_loop() {
     log(LogLevel::kInfo, "partition_claimed",
         {{"job", claim->job_id}, {"partition", std::to_string(claim->index)},
          {"epoch", std::to_string(claim->epoch)}, {"attempt", std::to_string(claim->attempt)}});
-    if (exit_after_claim) {
+    if (exit_after_claim >= 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(exit_after_claim));
       log(LogLevel::kWarn, "farm_fault_exit", {{"fault", "CUZK_FAIL_FARM_EXIT_AFTER_CLAIM"}});
       _exit(137);
     }

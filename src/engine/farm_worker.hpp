@@ -31,8 +31,8 @@ struct FarmWorkerConfig {
 };
 
 /// Claims and proves partitions for the farm until stop(). Fault knob for tests:
-/// CUZK_FAIL_FARM_EXIT_AFTER_CLAIM=1 in the environment makes the process exit (status 137, as after
-/// kill -9) right after its first claim, holding the lease.
+/// CUZK_FAIL_FARM_EXIT_AFTER_CLAIM=MS in the environment makes the process exit (status 137, as after
+/// kill -9) MS milliseconds after its first claim, holding the lease, before proving anything.
 class FarmWorker {
  public:
   /// Starts the threads; `engine` and `store` must outlive the worker.
