@@ -285,6 +285,11 @@ struct PgStore::Impl {
           continue;
         }
         backoff = 50;
+        {  // the database is back: the pool need not wait out its back-off
+          std::lock_guard lk(pool_mu);
+          next_try = {};
+          backoff_ms = 50;
+        }
         // Notifications may have been missed while disconnected: everyone looks again.
         std::lock_guard lk(note_mu);
         work_gen++;

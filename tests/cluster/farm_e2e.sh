@@ -111,8 +111,8 @@ failover)
   for n in 1 2 3; do start_node $n; done
   echo "== kill -9 of a node holding leases"
   : >"$WORK/ids"
-  for i in $(seq 12); do submit $((i % 3 + 1)) mimc "$W_MIMC" --partitions 3 >>"$WORK/ids"; done
-  for _ in $(seq 100); do
+  for i in 1 2; do submit $i mimc "$W_MIMC" --partitions 24 >>"$WORK/ids"; done
+  for _ in $(seq 200); do
     [ "$(sql "SELECT count(*) FROM cuzk_partitions WHERE state = 'running' AND lease_owner LIKE 'node-2@%'")" -gt 0 ] && break
     sleep 0.05
   done
@@ -121,6 +121,15 @@ failover)
   t0=$(date +%s.%N)
   kill_node 2
   echo "   node 2 killed holding $held leases"
+  # Its partitions are taken over once its leases expire ($LEASE): within 2 leases.
+  for _ in $(seq 100); do
+    [ "$(sql "SELECT count(*) FROM cuzk_partitions WHERE state = 'running' AND lease_owner LIKE 'node-2@%'")" -eq 0 ] && break
+    sleep 0.05
+  done
+  t=$(echo "$(date +%s.%N) - $t0" | bc)
+  echo "   its partitions taken over ${t}s after the kill (lease $LEASE)"
+  [ "$(echo "$t < 2 * ${LEASE%s}" | bc)" -eq 1 ] || fail "node 2's partitions were not taken over within 2 leases"
+  for i in 1 2 3 4; do submit $((i % 2 * 2 + 1)) mimc "$W_MIMC" --partitions 3 >>"$WORK/ids"; done
   while read -r j; do await_ok 1 "$j"; done <"$WORK/ids"
   t=$(echo "$(date +%s.%N) - $t0" | bc)
   echo "   every job completed ${t}s after the kill"
@@ -129,8 +138,8 @@ failover)
   [ "$retried" -ge 1 ] || fail "no partition was claimed again after the kill"
   echo "== a stopped node whose leases were taken over stores nothing when it resumes"
   : >"$WORK/ids2"
-  for i in $(seq 9); do submit $((i % 2 * 2 + 1)) mimc "$W_MIMC" --partitions 3 >>"$WORK/ids2"; done
-  for _ in $(seq 100); do
+  for i in 1 2; do submit $((i * 2 - 1)) mimc "$W_MIMC" --partitions 24 >>"$WORK/ids2"; done
+  for _ in $(seq 200); do
     p=$(sql "SELECT job_id || ' ' || idx FROM cuzk_partitions WHERE state = 'running' AND lease_owner LIKE 'node-3@%' LIMIT 1")
     [ -n "$p" ] && break
     sleep 0.05
@@ -177,7 +186,11 @@ dbrestart)
   for n in 1 2 3; do alive $n; done
   echo "== PostgreSQL back: the nodes reconnect, no job is lost"
   start_pg
-  for i in $(seq 6); do submit $((i % 3 + 1)) tiny "$W_TINY" >>"$WORK/ids"; done
+  # UNAVAILABLE means "retry": each node takes work again once it has reconnected (back-off ≤ 2 s).
+  for i in $(seq 6); do
+    for _ in $(seq 50); do submit $((i % 3 + 1)) tiny "$W_TINY" >>"$WORK/ids" 2>/dev/null && break; sleep 0.2; done
+  done
+  [ "$(wc -l <"$WORK/ids")" -eq 15 ] || fail "the nodes did not take jobs again after the database came back"
   while read -r j; do await_ok $((RANDOM % 3 + 1)) "$j"; done <"$WORK/ids"
   stored_once "$WORK/ids"
   grep -q "farm_store_unavailable" "$WORK"/node-*.log || fail "no node noticed the database going away"
