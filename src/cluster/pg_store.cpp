@@ -193,6 +193,7 @@ struct PgStore::Impl {
       backoff_ms = std::min<uint64_t>(backoff_ms * 2, 2000);
       throw StoreUnavailable("cannot connect to the database (cluster.database): " + msg);
     }
+    PQsetNoticeProcessor(c, [](void*, const char*) {}, nullptr);  // "already exists, skipping" and the like
     std::lock_guard lk(pool_mu);
     backoff_ms = 50;
     return c;
@@ -589,8 +590,9 @@ bool PgStore::complete(const engine::PartitionClaim& cl, const std::string& node
       "j AS (UPDATE cuzk_jobs SET done = done + 1, "
       "        state = CASE WHEN done + 1 >= n_partitions THEN 'completed' ELSE state END, "
       "        finished_at = CASE WHEN done + 1 >= n_partitions THEN now() END "
-      "      FROM p WHERE cuzk_jobs.id = p.job_id RETURNING cuzk_jobs.state) "
-      "SELECT (SELECT count(*) FROM p), (SELECT state FROM j)",
+      "      FROM p WHERE cuzk_jobs.id = p.job_id RETURNING cuzk_jobs.state), "
+      "n AS (SELECT pg_notify('cuzk_done', $1) FROM j WHERE j.state = 'completed') "
+      "SELECT (SELECT count(*) FROM p), (SELECT state FROM j), (SELECT count(*) FROM n)",
       Params()
           .text(cl.job_id)
           .text(node_id)
@@ -602,9 +604,7 @@ bool PgStore::complete(const engine::PartitionClaim& cl, const std::string& node
           .real(t.total_ms)
           .num(cl.index)
           .text(t.device));
-  const bool stored = r.i64(0, 0) == 1;
-  if (stored && !r.null(0, 1) && r.str(0, 1) == "completed") m.notify_done(c, cl.job_id);
-  return stored;
+  return r.i64(0, 0) == 1;  // the job's completion was announced by the statement (cuzk_done)
 }
 
 bool PgStore::fail(const engine::PartitionClaim& cl, const std::string& node_id, const std::string& reason) {
