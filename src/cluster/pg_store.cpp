@@ -525,29 +525,42 @@ std::optional<engine::PartitionClaim> PgStore::claim(const std::string& node_id,
                                                      const std::vector<std::string>& resident) {
   Impl& m = *impl_;
   if (circuits.empty()) return std::nullopt;
+  // Affinity: first the resident circuits' partitions at the farm's top claimable priority for this node,
+  // then any circuit's. Both statements scan the claim index in its order (an affinity term in ORDER BY
+  // would sort every claimable row instead: 7 ms at 2,000 rows against 0.8 ms).
+  const bool affinity = !resident.empty() && resident.size() < circuits.size();
+  static const std::string kClaimable =
+      "(state = 'queued' OR (state = 'running' AND lease_expires < now() AND attempts < $3))";
+  static const std::string kTail =
+      " ORDER BY priority DESC, job_seq, idx LIMIT 1 FOR UPDATE SKIP LOCKED), "
+      "u AS (UPDATE cuzk_partitions p SET state = 'running', lease_owner = $1, lease_epoch = p.lease_epoch + 1, "
+      "        attempts = p.attempts + 1, lease_expires = now() + $4::bigint * interval '1 millisecond' "
+      "      FROM c WHERE p.job_id = c.job_id AND p.idx = c.idx "
+      "      RETURNING p.job_id, p.idx, p.lease_epoch, p.attempts, p.circuit_id, p.kind, p.priority, p.input, "
+      "                p.input_sha256), "
+      "j AS (UPDATE cuzk_jobs SET state = 'running', started_at = now() FROM u "
+      "      WHERE cuzk_jobs.id = u.job_id AND cuzk_jobs.state = 'queued') "
+      "SELECT * FROM u";
+  static const std::string kHead =
+      "WITH c AS (SELECT job_id, idx FROM cuzk_partitions "
+      "  WHERE circuit_id = ANY (ARRAY(SELECT json_array_elements_text($2::json))) AND " + kClaimable;
+  static const std::string kAny = kHead + kTail;
+  static const std::string kResident =
+      kHead + " AND priority >= (SELECT priority FROM cuzk_partitions "
+              "  WHERE circuit_id = ANY (ARRAY(SELECT json_array_elements_text($5::json))) AND " + kClaimable +
+      "  ORDER BY priority DESC, job_seq, idx LIMIT 1)" + kTail;
   for (;;) {
     Impl::Conn c(m);
-    Rows r = c.exec(
-        "WITH c AS (SELECT job_id, idx FROM cuzk_partitions "
-        "  WHERE circuit_id = ANY (ARRAY(SELECT json_array_elements_text($2::json))) "
-        "    AND (state = 'queued' OR (state = 'running' AND lease_expires < now() AND attempts < $4)) "
-        "  ORDER BY priority DESC, (circuit_id = ANY (ARRAY(SELECT json_array_elements_text($3::json)))) DESC, "
-        "           job_seq, idx "
-        "  LIMIT 1 FOR UPDATE SKIP LOCKED), "
-        "u AS (UPDATE cuzk_partitions p SET state = 'running', lease_owner = $1, lease_epoch = p.lease_epoch + 1, "
-        "        attempts = p.attempts + 1, lease_expires = now() + $5::bigint * interval '1 millisecond' "
-        "      FROM c WHERE p.job_id = c.job_id AND p.idx = c.idx "
-        "      RETURNING p.job_id, p.idx, p.lease_epoch, p.attempts, p.circuit_id, p.kind, p.priority, p.input, "
-        "                p.input_sha256), "
-        "j AS (UPDATE cuzk_jobs SET state = 'running', started_at = now() FROM u "
-        "      WHERE cuzk_jobs.id = u.job_id AND cuzk_jobs.state = 'queued') "
-        "SELECT * FROM u",
-        Params()
-            .text(node_id)
-            .text(json_list(circuits))
-            .text(json_list(resident))
-            .num(m.opt.max_attempts)
-            .num((int64_t)m.opt.lease_ms));
+    auto params = [&](const std::vector<std::string>& filter) {
+      return Params()
+          .text(node_id)
+          .text(json_list(filter))
+          .num(m.opt.max_attempts)
+          .num((int64_t)m.opt.lease_ms);
+    };
+    Rows r = affinity ? c.exec(kResident.c_str(), params(resident).text(json_list(circuits)))
+                      : c.exec(kAny.c_str(), params(circuits));
+    if (affinity && r.size() == 0) r = c.exec(kAny.c_str(), params(circuits));
     if (r.size() == 0) return std::nullopt;
     engine::PartitionClaim cl;
     cl.job_id = r.str(0, 0);
