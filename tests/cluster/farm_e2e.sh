@@ -89,7 +89,7 @@ basic)
   await_ok 3 "$r1"
   echo "== cancel on one node: the job is cancelled on every node; a retry is a new job"
   : >"$WORK/busy"
-  for i in 1 2 3 4 5 6; do submit $((i % 3 + 1)) mimc "$W_MIMC" --partitions 4 --priority high >>"$WORK/busy"; done
+  for i in 1 2 3; do submit $i mimc "$W_MIMC" --partitions 4 --priority high >>"$WORK/busy"; done
   c=$(submit 1 mimc "$W_MIMC" --partitions 40 --priority low --request-id farm-c1)
   "$CUZK" client cancel --addr "${ADDR[2]}" "$c" | grep -q '"found": true' || fail "cancel: not found"
   "$CUZK" client await --addr "${ADDR[3]}" "$c" >"$WORK/cancelled.json" || true
@@ -98,6 +98,10 @@ basic)
   [ "$c2" != "$c" ] || fail "a retry after CANCELLED returned the cancelled job"
   "$CUZK" client cancel --addr "${ADDR[3]}" "$c2" | grep -q '"found": true' || fail "cancel of the retry: not found"
   while read -r j; do await_ok 1 "$j"; done <"$WORK/busy"
+  echo "== a Filecoin kind is refused by a farm node (not farm-capable yet)"
+  echo '{}' >"$WORK/c1.json"
+  expect_exit 2 "POREP_SEAL_COMMIT in a farm" -- "$CUZK" client submit --addr "${ADDR[1]}" --porep "$WORK/c1.json"
+  expect_err_contains "POREP_SEAL_COMMIT is not farm-capable yet"
   echo "== client status lists the 3 nodes, alive"
   "$CUZK" client status --addr "${ADDR[2]}" >"$WORK/status.json"
   [ "$(grep -c '"alive": true' "$WORK/status.json")" -eq 3 ] || { cat "$WORK/status.json"; fail "status: not 3 live nodes"; }
@@ -199,6 +203,19 @@ dbrestart)
 
 failures)
   MAX_ATTEMPTS=2
+  echo "== bad [cluster] tables and an unreachable database stop cuzk serve, naming the key"
+  printf '[cluster]\nnode_id = "x"\n' >"$WORK/bad1.toml"
+  expect_exit 2 "no database" -- "$CUZK" serve --config "$WORK/bad1.toml"
+  expect_err_contains "cluster.database: missing"
+  printf '[cluster]\ndatabase = "%s"\nlease = "10 s"\n' "$DB" >"$WORK/bad2.toml"
+  expect_exit 2 "bad lease" -- "$CUZK" serve --config "$WORK/bad2.toml"
+  expect_err_contains "cluster.lease: \"10 s\" is not a duration"
+  printf '[cluster]\ndatabase = "%s"\nlease = "2s"\nheartbeat = "1500ms"\n' "$DB" >"$WORK/bad3.toml"
+  expect_exit 2 "heartbeat over half the lease" -- "$CUZK" serve --config "$WORK/bad3.toml"
+  expect_err_contains "cluster.heartbeat: must be at most half of cluster.lease"
+  printf '[daemon]\nlisten = "127.0.0.1:0"\n[cluster]\ndatabase = "postgresql:///cuzk?host=%s/none"\n' "$WORK" >"$WORK/bad4.toml"
+  expect_exit 2 "unreachable database" -- "$CUZK" serve --config "$WORK/bad4.toml"
+  expect_err_contains "cannot connect to the database (cluster.database)"
   echo "== a corrupt witness fails once, for good"
   start_node 1
   start_node 2
