@@ -66,6 +66,7 @@ node_id = "node-$n"
 lease = "$LEASE"
 heartbeat = "$HEARTBEAT"
 max_attempts = $MAX_ATTEMPTS
+retention = "${RETENTION:-7d}"
 [[circuits]]
 id = "mimc"
 zkey = "$D/mimc/mimc_dev.zkey"

@@ -87,6 +87,13 @@ basic)
   expect_exit 2 "a different request under farm-r1" -- "$CUZK" client submit --addr "${ADDR[3]}" --circuit mimc --witness "$W_MIMC" --request-id farm-r1
   expect_err_contains "is taken by job $r1"
   await_ok 3 "$r1"
+  pids=()
+  for n in 1 2 3; do
+    submit $n tiny "$W_TINY" --request-id farm-race >"$WORK/race.$n" &
+    pids+=($!)
+  done
+  wait "${pids[@]}"
+  [ "$(sort -u "$WORK"/race.* | wc -l)" -eq 1 ] || { cat "$WORK"/race.*; fail "one request_id sent to 3 nodes at once made several jobs"; }
   echo "== cancel on one node: the job is cancelled on every node; a retry is a new job"
   : >"$WORK/busy"
   for i in 1 2 3; do submit $i mimc "$W_MIMC" --partitions 4 --priority high >>"$WORK/busy"; done
@@ -250,6 +257,21 @@ failures)
   grep -q 'claimed 2 times' "$WORK/out" || { cat "$WORK/out"; fail "the error does not give the reason"; }
   [ "$(sql "SELECT attempts FROM cuzk_partitions WHERE job_id = '$j'")" -eq 2 ] || fail "claimed again after max_attempts"
   alive 2
+  echo "== finished jobs are pruned after cluster.retention"
+  [ "$(sql "SELECT count(*) FROM cuzk_jobs")" -ge 2 ] || fail "expected the finished jobs in the database"
+  kill_node 2
+  sleep 1.2
+  RETENTION=1s start_node 2
+  for _ in $(seq 50); do [ "$(sql "SELECT count(*) FROM cuzk_jobs")" -eq 0 ] && break; sleep 0.1; done
+  [ "$(sql "SELECT count(*) FROM cuzk_jobs")" -eq 0 ] || fail "finished jobs older than the retention were not pruned"
+  [ "$(sql "SELECT count(*) FROM cuzk_partitions")" -eq 0 ] || fail "the pruned jobs' partitions are left"
+  echo "== SIGTERM stops a farm node cleanly"
+  kill -TERM ${NODE_PID[2]}
+  rc=0
+  wait ${NODE_PID[2]} || rc=$?
+  NODE_PID[2]=
+  [ $rc -eq 0 ] || fail "the node exited $rc after SIGTERM"
+  grep -q "cuzk daemon stopped" "$WORK/node-2.log" || fail "no clean stop in the log"
   ;;
 *) fail "unknown scenario $MODE" ;;
 esac
