@@ -86,12 +86,14 @@ int run_bench_farm(const FarmBenchOptions& o) {
     auto r = stores[0]->await(id, 0);
     done += r && r->state == engine::JobState::kCompleted && r->proofs.size() == 1 && r->proofs[0] == proof;
   }
-  std::printf("bench farm: %u partitions, %u nodes x %u slots: %u claimed and stored, %u lost, %u jobs completed\n",
-              o.partitions, o.nodes, o.slots, (unsigned)claim_ms.size(), lost, done);
-  std::printf("  submit %.2f ms/job; claim median %.2f ms (p90 %.2f); store median %.2f ms (p90 %.2f); "
-              "claim + store median %.2f ms (p90 %.2f); %.0f partitions/s\n",
-              submit_ms, pct(claim_ms, 0.5), pct(claim_ms, 0.9), pct(store_ms, 0.5), pct(store_ms, 0.9),
-              pct(both_ms, 0.5), pct(both_ms, 0.9), claim_ms.size() / (wall / 1000));
+  std::printf(
+      "bench farm: %u partitions, %u nodes x %u slots: %u claimed and stored, %u lost, %u jobs completed\n",
+      o.partitions, o.nodes, o.slots, (unsigned)claim_ms.size(), lost, done);
+  std::printf(
+      "  submit %.2f ms/job; claim median %.2f ms (p90 %.2f); store median %.2f ms (p90 %.2f); "
+      "claim + store median %.2f ms (p90 %.2f); %.0f partitions/s\n",
+      submit_ms, pct(claim_ms, 0.5), pct(claim_ms, 0.9), pct(store_ms, 0.5), pct(store_ms, 0.9),
+      pct(both_ms, 0.5), pct(both_ms, 0.9), claim_ms.size() / (wall / 1000));
   return done == o.partitions && lost == 0 ? 0 : 1;
 }
 #else

@@ -3,13 +3,12 @@
 #include <libpq-fe.h>
 #include <poll.h>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
 
@@ -26,7 +25,8 @@ using engine::StoreUnavailable;
 /// An SQL statement the server refused (not a lost connection): its SQLSTATE and message.
 class SqlError : public Error {
  public:
-  SqlError(std::string state, const std::string& msg) : Error(ErrorCode::kInternal, msg), state(std::move(state)) {}
+  SqlError(std::string state, const std::string& msg)
+      : Error(ErrorCode::kInternal, msg), state(std::move(state)) {}
   std::string state;
 };
 
@@ -130,7 +130,8 @@ class Rows {
   std::vector<uint8_t> bytea(int row, int col) const {
     if (null(row, col)) return {};
     size_t n = 0;
-    unsigned char* p = PQunescapeBytea(reinterpret_cast<const unsigned char*>(PQgetvalue(r_.get(), row, col)), &n);
+    unsigned char* p =
+        PQunescapeBytea(reinterpret_cast<const unsigned char*>(PQgetvalue(r_.get(), row, col)), &n);
     if (!p) throw Error(ErrorCode::kInternal, "PQunescapeBytea: out of memory");
     std::vector<uint8_t> out(p, p + n);
     PQfreemem(p);
@@ -147,8 +148,9 @@ std::string json_list(const std::vector<std::string>& v) { return nlohmann::json
 const char* state_name(engine::JobState s) { return engine::to_string(s); }
 
 engine::JobState parse_state(const std::string& s) {
-  for (engine::JobState st : {engine::JobState::kQueued, engine::JobState::kRunning, engine::JobState::kCompleted,
-                              engine::JobState::kFailed, engine::JobState::kCancelled})
+  for (engine::JobState st :
+       {engine::JobState::kQueued, engine::JobState::kRunning, engine::JobState::kCompleted,
+        engine::JobState::kFailed, engine::JobState::kCancelled})
     if (s == state_name(st)) return st;
   throw Error(ErrorCode::kInternal, "cuzk_jobs: unknown state \"" + s + "\"");
 }
@@ -193,7 +195,8 @@ struct PgStore::Impl {
       backoff_ms = std::min<uint64_t>(backoff_ms * 2, 2000);
       throw StoreUnavailable("cannot connect to the database (cluster.database): " + msg);
     }
-    PQsetNoticeProcessor(c, [](void*, const char*) {}, nullptr);  // "already exists, skipping" and the like
+    PQsetNoticeProcessor(
+        c, [](void*, const char*) {}, nullptr);  // "already exists, skipping" and the like
     std::lock_guard lk(pool_mu);
     backoff_ms = 50;
     return c;
@@ -227,7 +230,8 @@ struct PgStore::Impl {
         vals.push_back(p.null[i] ? nullptr : p.values[i].data());
         lens.push_back((int)p.values[i].size());
       }
-      PGresult* r = PQexecParams(c, sql, (int)vals.size(), nullptr, vals.data(), lens.data(), p.binary.data(), 0);
+      PGresult* r =
+          PQexecParams(c, sql, (int)vals.size(), nullptr, vals.data(), lens.data(), p.binary.data(), 0);
       const ExecStatusType st = PQresultStatus(r);
       if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) return Rows(r);
       const char* code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
@@ -341,14 +345,15 @@ struct PgStore::Impl {
       Conn c(*this);
       c.exec("BEGIN");
       c.exec("SELECT pg_advisory_xact_lock(1668641387)");
-      c.exec("CREATE TABLE IF NOT EXISTS cuzk_schema (version int PRIMARY KEY, "
-             "applied_at timestamptz NOT NULL DEFAULT now())");
+      c.exec(
+          "CREATE TABLE IF NOT EXISTS cuzk_schema (version int PRIMARY KEY, "
+          "applied_at timestamptz NOT NULL DEFAULT now())");
       Rows r = c.exec("SELECT coalesce(max(version), 0) FROM cuzk_schema");
       c.exec("COMMIT");
       if (r.i64(0, 0) > kSchemaVersion)
-        throw Error(ErrorCode::kInvalidArgument,
-                    "cluster.database: the schema is at version " + r.str(0, 0) + ", newer than this cuzk's " +
-                        std::to_string(kSchemaVersion) + ": upgrade this node");
+        throw Error(ErrorCode::kInvalidArgument, "cluster.database: the schema is at version " + r.str(0, 0) +
+                                                     ", newer than this cuzk's " +
+                                                     std::to_string(kSchemaVersion) + ": upgrade this node");
     }
     for (int v = 1; v <= kSchemaVersion; v++) {
       tx([&](Conn& c) {
@@ -358,7 +363,8 @@ struct PgStore::Impl {
           const bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
           const std::string msg = ok ? "" : PQresultErrorMessage(r);
           PQclear(r);
-          if (!ok) throw Error(ErrorCode::kInternal, "schema migration " + std::to_string(v) + " failed: " + msg);
+          if (!ok)
+            throw Error(ErrorCode::kInternal, "schema migration " + std::to_string(v) + " failed: " + msg);
           c.exec("INSERT INTO cuzk_schema (version) VALUES ($1)", Params().num(v));
           log(engine::LogLevel::kInfo, "farm_schema_migrated", {{"version", std::to_string(v)}});
         }
@@ -411,7 +417,11 @@ engine::SubmitResult PgStore::submit(const engine::StoredJobRequest& req) {
           p.none();
         else
           p.text(req.request_id);
-        p.bytes(req.fingerprint).text(req.circuit_id).text(req.kind).num((int)req.priority).num((int64_t)req.inputs.size());
+        p.bytes(req.fingerprint)
+            .text(req.circuit_id)
+            .text(req.kind)
+            .num((int)req.priority)
+            .num((int64_t)req.inputs.size());
         Rows job = c.exec(
             "INSERT INTO cuzk_jobs (id, request_id, fingerprint, circuit_id, kind, priority, n_partitions) "
             "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq",
@@ -420,7 +430,8 @@ engine::SubmitResult PgStore::submit(const engine::StoredJobRequest& req) {
         for (size_t i = 0; i < req.inputs.size(); i++) {
           const Sha256::Digest d = Sha256::hash(req.inputs[i]);
           c.exec(
-              "INSERT INTO cuzk_partitions (job_id, idx, priority, job_seq, circuit_id, kind, input, input_sha256) "
+              "INSERT INTO cuzk_partitions (job_id, idx, priority, job_seq, circuit_id, kind, input, "
+              "input_sha256) "
               "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
               Params()
                   .text(id)
@@ -512,9 +523,10 @@ std::optional<bool> PgStore::cancel(const std::string& job_id, const std::string
     if (engine::is_final(st)) return false;
     c.exec("UPDATE cuzk_jobs SET state = 'cancelled', error = $2, finished_at = now() WHERE id = $1",
            Params().text(job_id).text(reason));
-    c.exec("UPDATE cuzk_partitions SET state = 'dropped', input = NULL "
-           "WHERE job_id = $1 AND state IN ('queued', 'running')",
-           Params().text(job_id));
+    c.exec(
+        "UPDATE cuzk_partitions SET state = 'dropped', input = NULL "
+        "WHERE job_id = $1 AND state IN ('queued', 'running')",
+        Params().text(job_id));
     impl_->notify_done(c, job_id);
     return st == engine::JobState::kRunning;
   });
@@ -533,22 +545,26 @@ std::optional<engine::PartitionClaim> PgStore::claim(const std::string& node_id,
       "(state = 'queued' OR (state = 'running' AND lease_expires < now() AND attempts < $3))";
   static const std::string kTail =
       " ORDER BY priority DESC, job_seq, idx LIMIT 1 FOR UPDATE SKIP LOCKED), "
-      "u AS (UPDATE cuzk_partitions p SET state = 'running', lease_owner = $1, lease_epoch = p.lease_epoch + 1, "
+      "u AS (UPDATE cuzk_partitions p SET state = 'running', lease_owner = $1, lease_epoch = p.lease_epoch + "
+      "1, "
       "        attempts = p.attempts + 1, lease_expires = now() + $4::bigint * interval '1 millisecond' "
       "      FROM c WHERE p.job_id = c.job_id AND p.idx = c.idx "
-      "      RETURNING p.job_id, p.idx, p.lease_epoch, p.attempts, p.circuit_id, p.kind, p.priority, p.input, "
+      "      RETURNING p.job_id, p.idx, p.lease_epoch, p.attempts, p.circuit_id, p.kind, p.priority, "
+      "p.input, "
       "                p.input_sha256), "
       "j AS (UPDATE cuzk_jobs SET state = 'running', started_at = now() FROM u "
       "      WHERE cuzk_jobs.id = u.job_id AND cuzk_jobs.state = 'queued') "
       "SELECT * FROM u";
   static const std::string kHead =
       "WITH c AS (SELECT job_id, idx FROM cuzk_partitions "
-      "  WHERE circuit_id = ANY (ARRAY(SELECT json_array_elements_text($2::json))) AND " + kClaimable;
+      "  WHERE circuit_id = ANY (ARRAY(SELECT json_array_elements_text($2::json))) AND " +
+      kClaimable;
   static const std::string kAny = kHead + kTail;
   static const std::string kResident =
-      kHead + " AND priority >= (SELECT priority FROM cuzk_partitions "
-              "  WHERE circuit_id = ANY (ARRAY(SELECT json_array_elements_text($5::json))) AND " + kClaimable +
-      "  ORDER BY priority DESC, job_seq, idx LIMIT 1)" + kTail;
+      kHead +
+      " AND priority >= (SELECT priority FROM cuzk_partitions "
+      "  WHERE circuit_id = ANY (ARRAY(SELECT json_array_elements_text($5::json))) AND " +
+      kClaimable + "  ORDER BY priority DESC, job_seq, idx LIMIT 1)" + kTail;
   for (;;) {
     Impl::Conn c(m);
     auto params = [&](const std::vector<std::string>& filter) {
@@ -587,8 +603,9 @@ void PgStore::wait_for_work(uint64_t timeout_ms) {
   m.work_cv.wait_for(lk, std::chrono::milliseconds(timeout_ms), [&] { return m.work_gen != gen; });
 }
 
-bool PgStore::complete(const engine::PartitionClaim& cl, const std::string& node_id, const Groth16Proof& proof,
-                       const std::vector<Fr>& public_inputs, const engine::PartitionTiming& t) {
+bool PgStore::complete(const engine::PartitionClaim& cl, const std::string& node_id,
+                       const Groth16Proof& proof, const std::vector<Fr>& public_inputs,
+                       const engine::PartitionTiming& t) {
   Impl& m = *impl_;
   const auto enc = encode_proof_zcash(proof);
   std::string pub(public_inputs.size() * 32, '\0');
@@ -596,9 +613,11 @@ bool PgStore::complete(const engine::PartitionClaim& cl, const std::string& node
     to_bytes_le(public_inputs[i], reinterpret_cast<uint8_t*>(pub.data()) + 32 * i);
   Impl::Conn c(m);
   Rows r = c.exec(
-      "WITH p AS (UPDATE cuzk_partitions SET state = 'done', proof = $4, public_inputs = $5, proved_by = $10, "
+      "WITH p AS (UPDATE cuzk_partitions SET state = 'done', proof = $4, public_inputs = $5, proved_by = "
+      "$10, "
       "             input = NULL, synth_ms = $6, gpu_ms = $7, total_ms = $8 "
-      "           WHERE job_id = $1 AND idx = $9 AND lease_owner = $2 AND lease_epoch = $3 AND state = 'running' "
+      "           WHERE job_id = $1 AND idx = $9 AND lease_owner = $2 AND lease_epoch = $3 AND state = "
+      "'running' "
       "             AND lease_expires > now() RETURNING job_id), "
       "j AS (UPDATE cuzk_jobs SET done = done + 1, "
       "        state = CASE WHEN done + 1 >= n_partitions THEN 'completed' ELSE state END, "
@@ -650,7 +669,8 @@ std::vector<std::pair<std::string, uint32_t>> PgStore::heartbeat(const engine::N
       "INSERT INTO cuzk_nodes (node_id, incarnation, address, gpus, resident, running) "
       "VALUES ($1, $2, $3, $4, ARRAY(SELECT json_array_elements_text($5::json)), $6) "
       "ON CONFLICT (node_id) DO UPDATE SET incarnation = EXCLUDED.incarnation, address = EXCLUDED.address, "
-      "  gpus = EXCLUDED.gpus, resident = EXCLUDED.resident, running = EXCLUDED.running, last_heartbeat = now(), "
+      "  gpus = EXCLUDED.gpus, resident = EXCLUDED.resident, running = EXCLUDED.running, last_heartbeat = "
+      "now(), "
       "  started_at = CASE WHEN cuzk_nodes.incarnation = EXCLUDED.incarnation THEN cuzk_nodes.started_at "
       "                    ELSE now() END",
       Params()
@@ -669,9 +689,11 @@ std::vector<std::pair<std::string, uint32_t>> PgStore::heartbeat(const engine::N
   // Partitions whose lease lapsed with no attempt left: their jobs fail, saying so.
   Rows failed = c.exec(
       "WITH e AS (SELECT DISTINCT ON (job_id) job_id, idx, attempts, lease_owner FROM cuzk_partitions "
-      "           WHERE state = 'running' AND lease_expires < now() AND attempts >= $1 ORDER BY job_id, idx), "
+      "           WHERE state = 'running' AND lease_expires < now() AND attempts >= $1 ORDER BY job_id, "
+      "idx), "
       "j AS (UPDATE cuzk_jobs SET state = 'failed', finished_at = now(), "
-      "        error = 'partition ' || e.idx || ': claimed ' || e.attempts || ' times (cluster.max_attempts), and '"
+      "        error = 'partition ' || e.idx || ': claimed ' || e.attempts || ' times "
+      "(cluster.max_attempts), and '"
       "                || 'each time its node stopped before storing the proof (lease expired; last holder '"
       "                || e.lease_owner || ')' "
       "      FROM e WHERE cuzk_jobs.id = e.job_id AND cuzk_jobs.state IN ('queued', 'running') "
@@ -692,7 +714,8 @@ std::vector<std::pair<std::string, uint32_t>> PgStore::heartbeat(const engine::N
         Params().num((int64_t)m.opt.retention_s));
     c.exec("DELETE FROM cuzk_nodes WHERE last_heartbeat < now() - $1::bigint * interval '1 second'",
            Params().num((int64_t)m.opt.retention_s));
-    if (pruned.i64(0, 0) > 0) m.log(engine::LogLevel::kInfo, "farm_jobs_pruned", {{"jobs", pruned.str(0, 0)}});
+    if (pruned.i64(0, 0) > 0)
+      m.log(engine::LogLevel::kInfo, "farm_jobs_pruned", {{"jobs", pruned.str(0, 0)}});
   }
   return out;
 }
@@ -724,7 +747,8 @@ std::vector<engine::KindStatus> PgStore::kinds() {
       "SELECT kind, count(*) FILTER (WHERE state = 'queued'), count(*) FILTER (WHERE state = 'running') "
       "FROM cuzk_jobs WHERE state IN ('queued', 'running') GROUP BY kind ORDER BY kind");
   std::vector<engine::KindStatus> out;
-  for (int i = 0; i < r.size(); i++) out.push_back({r.str(i, 0), (unsigned)r.i64(i, 1), (unsigned)r.i64(i, 2)});
+  for (int i = 0; i < r.size(); i++)
+    out.push_back({r.str(i, 0), (unsigned)r.i64(i, 1), (unsigned)r.i64(i, 2)});
   return out;
 }
 

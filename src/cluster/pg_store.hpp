@@ -17,11 +17,11 @@ namespace cuzk::cluster {
 
 /// Settings of a PgStore ([cluster] in cuzk.toml).
 struct PgStoreOptions {
-  std::string database;         ///< libpq connection string or postgresql:// URI
-  uint64_t lease_ms = 30000;    ///< a claim's lease, renewed by each heartbeat
-  unsigned max_attempts = 3;    ///< claims of one partition before its job fails
+  std::string database;              ///< libpq connection string or postgresql:// URI
+  uint64_t lease_ms = 30000;         ///< a claim's lease, renewed by each heartbeat
+  unsigned max_attempts = 3;         ///< claims of one partition before its job fails
   uint64_t retention_s = 7 * 86400;  ///< finished jobs (and silent nodes) are deleted after this
-  engine::LogSink log;          ///< receives the store's events (may be empty)
+  engine::LogSink log;               ///< receives the store's events (may be empty)
 };
 
 /// The schema version this build migrates the database to.
@@ -40,7 +40,8 @@ class PgStore final : public engine::JobStore {
   engine::SubmitResult submit(const engine::StoredJobRequest& req) override;
   std::optional<engine::JobResult> await(const std::string& job_id, uint64_t timeout_ms) override;
   std::optional<bool> cancel(const std::string& job_id, const std::string& reason) override;
-  std::optional<engine::PartitionClaim> claim(const std::string& node_id, const std::vector<std::string>& circuits,
+  std::optional<engine::PartitionClaim> claim(const std::string& node_id,
+                                              const std::vector<std::string>& circuits,
                                               const std::vector<std::string>& resident) override;
   void wait_for_work(uint64_t timeout_ms) override;
   bool complete(const engine::PartitionClaim& c, const std::string& node_id, const Groth16Proof& proof,

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <set>
 
@@ -21,7 +21,10 @@ FarmWorker::FarmWorker(Engine& engine, JobStore& store, FarmWorkerConfig cfg)
   for (unsigned i = 0; i < slots; i++) threads_.emplace_back([this] { slot_loop(); });
   threads_.emplace_back([this] { heartbeat_loop(); });
   log(LogLevel::kInfo, "farm_worker_started",
-      {{"node", cfg_.node_id}, {"owner", owner_}, {"slots", std::to_string(slots)}, {"heartbeat_ms", std::to_string(cfg_.heartbeat_ms)}});
+      {{"node", cfg_.node_id},
+       {"owner", owner_},
+       {"slots", std::to_string(slots)},
+       {"heartbeat_ms", std::to_string(cfg_.heartbeat_ms)}});
 }
 
 FarmWorker::~FarmWorker() { stop(); }
@@ -52,8 +55,8 @@ bool FarmWorker::retry(const char* what, F&& f) {
       f();
       return true;
     } catch (const StoreUnavailable& e) {
-      log(LogLevel::kWarn, "farm_store_unavailable", {{"during", what}, {"retry_ms", std::to_string(backoff)},
-                                                       {"error", e.what()}});
+      log(LogLevel::kWarn, "farm_store_unavailable",
+          {{"during", what}, {"retry_ms", std::to_string(backoff)}, {"error", e.what()}});
       if (!sleep_for(backoff)) return false;
       backoff = std::min<uint64_t>(backoff * 2, 2000);
     }
@@ -86,16 +89,18 @@ void FarmWorker::slot_loop() {
         continue;
       }
     } catch (const StoreUnavailable& e) {
-      log(LogLevel::kWarn, "farm_store_unavailable", {{"during", "claim"}, {"retry_ms", std::to_string(backoff)},
-                                                       {"error", e.what()}});
+      log(LogLevel::kWarn, "farm_store_unavailable",
+          {{"during", "claim"}, {"retry_ms", std::to_string(backoff)}, {"error", e.what()}});
       sleep_for(backoff);
       backoff = std::min<uint64_t>(backoff * 2, 2000);
       continue;
     }
     const auto key = std::make_pair(claim->job_id, claim->index);
     log(LogLevel::kInfo, "partition_claimed",
-        {{"job", claim->job_id}, {"partition", std::to_string(claim->index)},
-         {"epoch", std::to_string(claim->epoch)}, {"attempt", std::to_string(claim->attempt)}});
+        {{"job", claim->job_id},
+         {"partition", std::to_string(claim->index)},
+         {"epoch", std::to_string(claim->epoch)},
+         {"attempt", std::to_string(claim->attempt)}});
     if (exit_after_claim >= 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(exit_after_claim));
       log(LogLevel::kWarn, "farm_fault_exit", {{"fault", "CUZK_FAIL_FARM_EXIT_AFTER_CLAIM"}});
@@ -127,14 +132,16 @@ void FarmWorker::slot_loop() {
       t.device = cfg_.node_id + "/" + t.device;
       bool stored = false;
       const Clock::time_point t_store = Clock::now();
-      retry("complete", [&] {
-        stored = store_.complete(*claim, owner_, r->proofs[0], r->public_inputs[0], t);
-      });
+      retry("complete",
+            [&] { stored = store_.complete(*claim, owner_, r->proofs[0], r->public_inputs[0], t); });
       const double store_ms = ms_between(t_store, Clock::now());
       log(stored ? LogLevel::kInfo : LogLevel::kWarn, stored ? "partition_stored" : "partition_lease_lost",
-          {{"job", claim->job_id}, {"partition", std::to_string(claim->index)},
-           {"epoch", std::to_string(claim->epoch)}, {"total_ms", std::to_string((long)r->total_ms)},
-           {"claim_ms", std::to_string(claim_ms)}, {"store_ms", std::to_string(store_ms)}});
+          {{"job", claim->job_id},
+           {"partition", std::to_string(claim->index)},
+           {"epoch", std::to_string(claim->epoch)},
+           {"total_ms", std::to_string((long)r->total_ms)},
+           {"claim_ms", std::to_string(claim_ms)},
+           {"store_ms", std::to_string(store_ms)}});
     } else if (r->state == JobState::kFailed) {
       // The partition failed on its own terms (its input, its proof): running it again would fail again.
       bool failed = false;

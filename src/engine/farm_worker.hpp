@@ -23,11 +23,11 @@ namespace cuzk::engine {
 
 /// Settings of a FarmWorker.
 struct FarmWorkerConfig {
-  std::string node_id;       ///< this node's id in the farm (cluster.node_id)
-  std::string address;       ///< its gRPC address, reported in the heartbeat
-  unsigned slots = 1;        ///< partitions claimed and proved at once (≥ 1)
+  std::string node_id;           ///< this node's id in the farm (cluster.node_id)
+  std::string address;           ///< its gRPC address, reported in the heartbeat
+  unsigned slots = 1;            ///< partitions claimed and proved at once (≥ 1)
   uint64_t heartbeat_ms = 1000;  ///< heartbeat period (cluster.heartbeat); must be well below the lease
-  LogSink log;               ///< receives the worker's events (may be empty)
+  LogSink log;                   ///< receives the worker's events (may be empty)
 };
 
 /// Claims and proves partitions for the farm until stop(). Fault knob for tests:

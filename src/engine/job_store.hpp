@@ -40,10 +40,10 @@ struct PartitionClaim {
 
 /// What a node reports of itself at each heartbeat.
 struct NodeReport {
-  std::string node_id;      ///< cluster.node_id
-  std::string incarnation;  ///< this process's lease owner id (node_id@random): leases die with it
-  std::string address;      ///< its gRPC address as configured (daemon.listen)
-  unsigned gpus = 0;    ///< devices of its engine (CPU backends count as devices)
+  std::string node_id;                ///< cluster.node_id
+  std::string incarnation;            ///< this process's lease owner id (node_id@random): leases die with it
+  std::string address;                ///< its gRPC address as configured (daemon.listen)
+  unsigned gpus = 0;                  ///< devices of its engine (CPU backends count as devices)
   std::vector<std::string> resident;  ///< circuits whose keys are loaded now
   unsigned running = 0;               ///< partitions it is proving now
 };
@@ -78,10 +78,12 @@ class JobStore {
   /// them are void). nullopt for an unknown id, else whether a partition had been claimed.
   virtual std::optional<bool> cancel(const std::string& job_id, const std::string& reason) = 0;
 
-  /// Claims the best claimable partition for the lease owner `node_id` (NodeReport::incarnation): queued, or running under an expired lease that
-  /// has not used up its attempts; of one of `circuits` (those the node can prove); highest priority
-  /// first, then a circuit of `resident`, then the oldest job, then the lowest index. nullopt when none.
-  virtual std::optional<PartitionClaim> claim(const std::string& node_id, const std::vector<std::string>& circuits,
+  /// Claims the best claimable partition for the lease owner `node_id` (NodeReport::incarnation): queued, or
+  /// running under an expired lease that has not used up its attempts; of one of `circuits` (those the node
+  /// can prove); highest priority first, then a circuit of `resident`, then the oldest job, then the lowest
+  /// index. nullopt when none.
+  virtual std::optional<PartitionClaim> claim(const std::string& node_id,
+                                              const std::vector<std::string>& circuits,
                                               const std::vector<std::string>& resident) = 0;
   /// Waits up to `timeout_ms` for new work to be announced (a submit anywhere in the farm).
   virtual void wait_for_work(uint64_t timeout_ms) = 0;
@@ -93,9 +95,9 @@ class JobStore {
   /// verify: retrying would fail again) if `node_id` still holds the lease; returns whether it did.
   virtual bool fail(const PartitionClaim& c, const std::string& node_id, const std::string& reason) = 0;
   /// Records the node's heartbeat and renews the leases of its incarnation (the leases of an earlier
-  /// incarnation of the same node_id, a process that died, lapse at once); returns the (job id, partition) leases it still
-  /// holds (a lease another node took over, or of a job cancelled or failed, is not among them). Also
-  /// fails jobs whose partition used up its attempts and prunes old finished jobs.
+  /// incarnation of the same node_id, a process that died, lapse at once); returns the (job id, partition)
+  /// leases it still holds (a lease another node took over, or of a job cancelled or failed, is not among
+  /// them). Also fails jobs whose partition used up its attempts and prunes old finished jobs.
   virtual std::vector<std::pair<std::string, uint32_t>> heartbeat(const NodeReport& node) = 0;
   /// Every node heard of (within the retention), by id.
   virtual std::vector<NodeInfo> nodes() = 0;

@@ -115,8 +115,9 @@ uint64_t parse_duration_ms(const std::string& text) {
   if (digits > 0 && digits < 12)
     for (const auto& [u, scale] : kUnits)
       if (unit == u) return std::stoull(text.substr(0, digits)) * scale;
-  throw Error(ErrorCode::kInvalidArgument,
-              "\"" + text + "\" is not a duration: expected an integer and a unit, ms, s, m, h or d (e.g. \"30s\")");
+  throw Error(
+      ErrorCode::kInvalidArgument,
+      "\"" + text + "\" is not a duration: expected an integer and a unit, ms, s, m, h or d (e.g. \"30s\")");
 }
 
 engine::EngineConfig ServiceConfig::engine_config() const {

@@ -47,7 +47,8 @@ struct ClusterConfig {
   uint64_t heartbeat_ms = 0;  ///< cluster.heartbeat; 0 = a third of the lease
   unsigned max_attempts = 3;  ///< cluster.max_attempts: claims of one partition before its job fails
   uint64_t retention_s = 7 * 86400;  ///< cluster.retention: finished jobs are deleted after this
-  unsigned slots = 0;  ///< cluster.slots: partitions claimed at once; 0 = devices × gpu_workers_per_device + 1
+  unsigned slots =
+      0;  ///< cluster.slots: partitions claimed at once; 0 = devices × gpu_workers_per_device + 1
 };
 
 /// The whole configuration, with cuzk's defaults.

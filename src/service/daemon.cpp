@@ -77,7 +77,7 @@ struct Daemon::Impl {
   std::unique_ptr<PorepJobs> porep;
   std::unique_ptr<SnapJobs> snap;
   std::unique_ptr<PostJobs> post;
-  std::unique_ptr<engine::JobStore> farm;          ///< [cluster]: the farm's database
+  std::unique_ptr<engine::JobStore> farm;           ///< [cluster]: the farm's database
   std::unique_ptr<engine::FarmWorker> farm_worker;  ///< [cluster]: claims partitions for this node
   std::unique_ptr<cuzk::v1::ProvingEngine::Service> service;
   std::unique_ptr<grpc::Server> server;

@@ -310,7 +310,8 @@ class ProvingService final : public v1::ProvingEngine::Service {
                     "proof_kind " + std::to_string((int)req.proof_kind()) + " is not a cuzk.v1 ProofKind");
     if (Status s = check_limits(req); !s.ok()) return s;
     v1::ProofKind kind = req.proof_kind();
-    if (farm_ && kind != v1::PROOF_KIND_UNSPECIFIED && kind != v1::CIRCOM_GROTH16 && kind != v1::BELLPERSON_GROTH16)
+    if (farm_ && kind != v1::PROOF_KIND_UNSPECIFIED && kind != v1::CIRCOM_GROTH16 &&
+        kind != v1::BELLPERSON_GROTH16)
       return Status(StatusCode::UNIMPLEMENTED,
                     v1::ProofKind_Name(kind) +
                         " is not farm-capable yet: a [cluster] daemon serves CIRCOM_GROTH16 and "
