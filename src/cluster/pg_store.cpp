@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -162,7 +163,12 @@ struct PgStore::Impl {
   PgStoreOptions opt;
 
   // ---- connections ------------------------------------------------------------------------------
+  /// Connections a node opens at most (besides its LISTEN one): claimers, heartbeat and gRPC calls share
+  /// them, each for one statement or transaction. PostgreSQL's max_connections must cover 17 per node.
+  static constexpr unsigned kMaxOpen = 16;
   std::mutex pool_mu;
+  std::condition_variable pool_cv;
+  unsigned open = 0;  ///< connections open now (idle or in use)
   std::vector<PGconn*> idle;
   Clock::time_point next_try{};
   uint64_t backoff_ms = 50;
@@ -175,7 +181,10 @@ struct PgStore::Impl {
   /// the back-off ago).
   PGconn* get() {
     {
-      std::lock_guard lk(pool_mu);
+      std::unique_lock lk(pool_mu);
+      if (!pool_cv.wait_for(lk, std::chrono::seconds(10), [&] { return !idle.empty() || open < kMaxOpen; }))
+        throw StoreUnavailable("all " + std::to_string(kMaxOpen) +
+                               " connections to the database are busy (waited 10 s)");
       if (!idle.empty()) {
         PGconn* c = idle.back();
         idle.pop_back();
@@ -184,6 +193,7 @@ struct PgStore::Impl {
       if (Clock::now() < next_try)
         throw StoreUnavailable("the database is unreachable (the next connection attempt is due in " +
                                std::to_string((long)engine::ms_between(Clock::now(), next_try)) + " ms)");
+      open++;
     }
     PGconn* c = PQconnectdb(opt.database.c_str());
     if (PQstatus(c) != CONNECTION_OK) {
@@ -191,6 +201,8 @@ struct PgStore::Impl {
       PQfinish(c);
       while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
       std::lock_guard lk(pool_mu);
+      open--;
+      pool_cv.notify_one();
       next_try = Clock::now() + std::chrono::milliseconds(backoff_ms);
       backoff_ms = std::min<uint64_t>(backoff_ms * 2, 2000);
       throw StoreUnavailable("cannot connect to the database (cluster.database): " + msg);
@@ -205,12 +217,16 @@ struct PgStore::Impl {
     std::lock_guard lk(pool_mu);
     if (broken) {  // the server went away: the idle connections are dead too
       for (PGconn* i : idle) PQfinish(i);
+      open -= (unsigned)idle.size();
       idle.clear();
     }
-    if (!broken && PQstatus(c) == CONNECTION_OK && PQtransactionStatus(c) == PQTRANS_IDLE && idle.size() < 16)
+    if (!broken && PQstatus(c) == CONNECTION_OK && PQtransactionStatus(c) == PQTRANS_IDLE) {
       idle.push_back(c);
-    else
+    } else {
       PQfinish(c);
+      open--;
+    }
+    pool_cv.notify_all();
   }
 
   /// One connection held for a statement or a transaction.
@@ -467,46 +483,49 @@ std::optional<engine::JobResult> PgStore::await(const std::string& job_id, uint6
       std::lock_guard lk(m.note_mu);
       gen = m.done_gen;
     }
-    Impl::Conn c(m);
-    Rows j = c.exec(
-        "SELECT state, error, circuit_id, "
-        "extract(epoch FROM coalesce(started_at, now()) - submitted_at) * 1000, "
-        "extract(epoch FROM coalesce(finished_at, now()) - submitted_at) * 1000 FROM cuzk_jobs WHERE id = $1",
-        Params().text(job_id));
-    if (j.size() == 0) return std::nullopt;
-    const engine::JobState st = parse_state(j.str(0, 0));
-    if (engine::is_final(st) || Clock::now() >= deadline) {
-      engine::JobResult r;
-      r.job_id = job_id;
-      r.state = st;
-      r.error = j.str(0, 1);
-      r.circuit_id = j.str(0, 2);
-      r.queue_wait_ms = j.real(0, 3);
-      r.total_ms = j.real(0, 4);
-      if (st == engine::JobState::kCompleted) {
-        Rows p = c.exec(
-            "SELECT idx, proof, public_inputs, proved_by, synth_ms, gpu_ms, total_ms FROM cuzk_partitions "
-            "WHERE job_id = $1 ORDER BY idx",
-            Params().text(job_id));
-        for (int i = 0; i < p.size(); i++) {
-          const std::vector<uint8_t> proof = p.bytea(i, 1), pub = p.bytea(i, 2);
-          r.proofs.push_back(decode_proof_zcash(proof));
-          std::vector<Fr> inputs(pub.size() / 32);
-          for (size_t k = 0; k < inputs.size(); k++)
-            if (!from_bytes_le(pub.data() + 32 * k, inputs[k]))
-              throw Error(ErrorCode::kInternal, "cuzk_partitions: a stored public input is not in Fr");
-          r.public_inputs.push_back(std::move(inputs));
-          engine::PartitionTiming t;
-          t.device = p.str(i, 3);
-          t.synth_ms = p.real(i, 4);
-          t.gpu_ms = p.real(i, 5);
-          t.total_ms = p.real(i, 6);
-          r.synthesis_ms += t.synth_ms;
-          r.gpu_ms += t.gpu_ms;
-          r.partitions.push_back(t);
+    {  // the connection goes back to the pool before the wait
+      Impl::Conn c(m);
+      Rows j = c.exec(
+          "SELECT state, error, circuit_id, "
+          "extract(epoch FROM coalesce(started_at, now()) - submitted_at) * 1000, "
+          "extract(epoch FROM coalesce(finished_at, now()) - submitted_at) * 1000 FROM cuzk_jobs WHERE id = "
+          "$1",
+          Params().text(job_id));
+      if (j.size() == 0) return std::nullopt;
+      const engine::JobState st = parse_state(j.str(0, 0));
+      if (engine::is_final(st) || Clock::now() >= deadline) {
+        engine::JobResult r;
+        r.job_id = job_id;
+        r.state = st;
+        r.error = j.str(0, 1);
+        r.circuit_id = j.str(0, 2);
+        r.queue_wait_ms = j.real(0, 3);
+        r.total_ms = j.real(0, 4);
+        if (st == engine::JobState::kCompleted) {
+          Rows p = c.exec(
+              "SELECT idx, proof, public_inputs, proved_by, synth_ms, gpu_ms, total_ms FROM cuzk_partitions "
+              "WHERE job_id = $1 ORDER BY idx",
+              Params().text(job_id));
+          for (int i = 0; i < p.size(); i++) {
+            const std::vector<uint8_t> proof = p.bytea(i, 1), pub = p.bytea(i, 2);
+            r.proofs.push_back(decode_proof_zcash(proof));
+            std::vector<Fr> inputs(pub.size() / 32);
+            for (size_t k = 0; k < inputs.size(); k++)
+              if (!from_bytes_le(pub.data() + 32 * k, inputs[k]))
+                throw Error(ErrorCode::kInternal, "cuzk_partitions: a stored public input is not in Fr");
+            r.public_inputs.push_back(std::move(inputs));
+            engine::PartitionTiming t;
+            t.device = p.str(i, 3);
+            t.synth_ms = p.real(i, 4);
+            t.gpu_ms = p.real(i, 5);
+            t.total_ms = p.real(i, 6);
+            r.synthesis_ms += t.synth_ms;
+            r.gpu_ms += t.gpu_ms;
+            r.partitions.push_back(t);
+          }
         }
+        return r;
       }
-      return r;
     }
     // Wait for a job to finish somewhere (NOTIFY cuzk_done), looking again at least every 250 ms.
     std::unique_lock lk(m.note_mu);
@@ -566,7 +585,8 @@ std::optional<engine::PartitionClaim> PgStore::claim(const std::string& node_id,
       "  WHERE circuit_id = ANY (ARRAY(SELECT json_array_elements_text($5::json))) AND " +
       kClaimable + "  ORDER BY priority DESC, job_seq, idx LIMIT 1)" + kTail;
   for (;;) {
-    Impl::Conn c(m);
+    std::optional<Impl::Conn> c;  // released before fail() takes one of its own
+    c.emplace(m);
     auto params = [&](const std::vector<std::string>& filter) {
       return Params()
           .text(node_id)
@@ -574,9 +594,9 @@ std::optional<engine::PartitionClaim> PgStore::claim(const std::string& node_id,
           .num(m.opt.max_attempts)
           .num((int64_t)m.opt.lease_ms);
     };
-    Rows r = affinity ? c.exec(kResident.c_str(), params(resident).text(json_list(circuits)))
-                      : c.exec(kAny.c_str(), params(circuits));
-    if (affinity && r.size() == 0) r = c.exec(kAny.c_str(), params(circuits));
+    Rows r = affinity ? c->exec(kResident.c_str(), params(resident).text(json_list(circuits)))
+                      : c->exec(kAny.c_str(), params(circuits));
+    if (affinity && r.size() == 0) r = c->exec(kAny.c_str(), params(circuits));
     if (r.size() == 0) return std::nullopt;
     engine::PartitionClaim cl;
     cl.job_id = r.str(0, 0);
@@ -592,6 +612,7 @@ std::optional<engine::PartitionClaim> PgStore::claim(const std::string& node_id,
     const Sha256::Digest got = Sha256::hash(cl.input);
     if (std::equal(got.begin(), got.end(), want.begin(), want.end())) return cl;
     // The stored input is not what was submitted: that job fails for good, and the next claim is tried.
+    c.reset();
     fail(cl, node_id, "the input stored in the database does not match its SHA-256 (corrupt row)");
   }
 }
