@@ -8,7 +8,8 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 pkgs=(build-essential cmake ninja-build git time libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
       libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev libspdlog-dev libtomlplusplus-dev libcpp-httplib-dev libssl-dev curl
-      clang libclang-rt-14-dev)
+      clang libclang-rt-14-dev
+      libpq-dev postgresql bc)  # libpq: the proving farm's store (src/cluster); the server and bc: its tests
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 # node and npm may come from elsewhere (e.g. NodeSource's nodejs bundles npm): check the commands.

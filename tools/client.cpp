@@ -126,6 +126,18 @@ int print_result(const v1::AwaitProofResponse& r) {
   return r.status() == v1::AwaitProofResponse::COMPLETED ? 0 : 1;
 }
 
+/// A completed job's proofs into `dir`: proof.bin (zcash encodings in partition order) and, for circom
+/// circuits, proof_<i>.json and public_<i>.json. Nothing for a job not completed.
+void write_proofs(const v1::AwaitProofResponse& r, const std::string& dir_name) {
+  if (r.status() != v1::AwaitProofResponse::COMPLETED) return;
+  const std::filesystem::path dir(dir_name);
+  write_file_atomic(dir / "proof.bin", r.proof());
+  for (int i = 0; i < r.proof_json_size(); i++) {
+    write_file_atomic(dir / ("proof_" + std::to_string(i) + ".json"), r.proof_json(i));
+    write_file_atomic(dir / ("public_" + std::to_string(i) + ".json"), r.public_json(i));
+  }
+}
+
 }  // namespace
 
 int run_client(const std::string& what, const ClientOptions& o, bool) {
@@ -139,14 +151,7 @@ int run_client(const std::string& what, const ClientOptions& o, bool) {
     v1::ProveResponse resp;
     check(stub->Prove(&ctx, req, &resp), o.addr, "Prove");
     const v1::AwaitProofResponse& r = resp.result();
-    if (r.status() == v1::AwaitProofResponse::COMPLETED) {
-      const std::filesystem::path dir(o.out_dir);
-      write_file_atomic(dir / "proof.bin", r.proof());
-      for (int i = 0; i < r.proof_json_size(); i++) {
-        write_file_atomic(dir / ("proof_" + std::to_string(i) + ".json"), r.proof_json(i));
-        write_file_atomic(dir / ("public_" + std::to_string(i) + ".json"), r.public_json(i));
-      }
-    }
+    write_proofs(r, o.out_dir);
     return print_result(r);
   }
   if (what == "submit") {
@@ -161,6 +166,7 @@ int run_client(const std::string& what, const ClientOptions& o, bool) {
     req.set_timeout_ms(o.timeout_ms);
     v1::AwaitProofResponse resp;
     check(stub->AwaitProof(&ctx, req, &resp), o.addr, "AwaitProof");
+    if (!o.out_dir.empty()) write_proofs(resp, o.out_dir);
     return print_result(resp);
   }
   if (what == "cancel") {

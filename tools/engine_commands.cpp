@@ -62,6 +62,8 @@ EngineCommands::EngineCommands(CLI::App& app, CLI::App& bench) {
   client_options(await, client_opt_);
   await->add_option("job_id", client_opt_.job_id)->required();
   await->add_option("--timeout-ms", client_opt_.timeout_ms, "0 = wait forever");
+  await->add_option("--out", client_opt_.out_dir, "Folder for its proofs when completed (as client prove)")
+      ->check(CLI::ExistingDirectory);
   auto* cancel = client->add_subcommand("cancel", "Cancel a job");
   client_options(cancel, client_opt_);
   cancel->add_option("job_id", client_opt_.job_id)->required();
@@ -121,7 +123,21 @@ EngineCommands::EngineCommands(CLI::App& app, CLI::App& bench) {
   bench_pipeline_->add_option("--timeline", p.timeline, "Write a per-partition timeline CSV here");
   bench_pipeline_->add_flag("--cpu", p.cpu, "Prove on the CPU backend even in a CUDA build");
 
-  for (CLI::App* sub : {serve_, client, bench_batch_, bench_pipeline_}) sub->fallthrough();
+  bench_farm_ = bench.add_subcommand(
+      "farm", "The proving farm's store: claim + store of one-partition jobs by several nodes (no proving)");
+  bench_farm_->add_option("--database", farm_opt_.database, "libpq connection string of a scratch database")
+      ->required();
+  bench_farm_->add_option("--partitions", farm_opt_.partitions, "Jobs of one partition each")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  bench_farm_->add_option("--nodes", farm_opt_.nodes, "Nodes (a store each, with its own connections)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 64u));
+  bench_farm_->add_option("--slots", farm_opt_.slots, "Claimer threads per node")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 64u));
+
+  for (CLI::App* sub : {serve_, client, bench_batch_, bench_pipeline_, bench_farm_}) sub->fallthrough();
   for (auto& [name, sub] : client_) sub->fallthrough();
 }
 
@@ -131,6 +147,7 @@ std::optional<int> EngineCommands::run(unsigned threads, bool quiet) {
     if (*sub) return run_client(name, client_opt_, quiet);
   if (*bench_batch_) return run_bench_batch(client_opt_, quiet);
   if (*bench_pipeline_) return run_bench_pipeline(pipeline_opt_, threads, quiet);
+  if (*bench_farm_) return run_bench_farm(farm_opt_);
   return std::nullopt;
 }
 

@@ -62,10 +62,17 @@ struct PipelineOptions {
   std::string abc = "backend";
 };
 
+/// Options of `cuzk bench farm` (the farm store's claim and store statements, no proving).
+struct FarmBenchOptions {
+  std::string database;  ///< libpq connection string of a scratch database (its cuzk_* rows are used)
+  unsigned partitions = 1000, nodes = 3, slots = 1;
+};
+
 int run_serve(const ServeOptions& o);
 int run_client(const std::string& what, const ClientOptions& o, bool quiet);
 int run_bench_batch(const ClientOptions& o, bool quiet);
 int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet);
+int run_bench_farm(const FarmBenchOptions& o);
 
 /// Registers the subcommands on `app` (serve, client) and `bench` (batch, pipeline).
 class EngineCommands {
@@ -76,10 +83,11 @@ class EngineCommands {
   std::optional<int> run(unsigned threads, bool quiet);
 
  private:
-  CLI::App *serve_, *bench_batch_, *bench_pipeline_;
+  CLI::App *serve_, *bench_batch_, *bench_pipeline_, *bench_farm_;
   std::vector<std::pair<std::string, CLI::App*>> client_;
   ServeOptions serve_opt_;
   ClientOptions client_opt_;
+  FarmBenchOptions farm_opt_;
   PipelineOptions pipeline_opt_;
 };
 

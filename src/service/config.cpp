@@ -106,6 +106,20 @@ void check_address(const std::string& file, const char* key, const std::string& 
 
 }  // namespace
 
+uint64_t parse_duration_ms(const std::string& text) {
+  size_t digits = 0;
+  while (digits < text.size() && digits < 12 && text[digits] >= '0' && text[digits] <= '9') digits++;
+  const std::string unit = text.substr(digits);
+  static const std::pair<const char*, uint64_t> kUnits[] = {
+      {"ms", 1}, {"s", 1000}, {"m", 60000}, {"h", 3600000}, {"d", 86400000}};
+  if (digits > 0 && digits < 12)
+    for (const auto& [u, scale] : kUnits)
+      if (unit == u) return std::stoull(text.substr(0, digits)) * scale;
+  throw Error(
+      ErrorCode::kInvalidArgument,
+      "\"" + text + "\" is not a duration: expected an integer and a unit, ms, s, m, h or d (e.g. \"30s\")");
+}
+
 engine::EngineConfig ServiceConfig::engine_config() const {
   engine::EngineConfig e;
   e.synthesis_workers = max_parallel_synthesis ? max_parallel_synthesis : synthesis_concurrency;
@@ -133,7 +147,7 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
   ServiceConfig c;
   TableReader top(root, "", name);
   top.accept({"daemon", "gpus", "memory", "synthesis", "pipeline", "scheduler", "srs", "logging", "circuits",
-              "limits"});
+              "limits", "cluster"});
   top.no_unknown_keys();
 
   if (const toml::table* t = section(root, "daemon", name)) {
@@ -205,6 +219,38 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
       }
       if (l.max_queued_bytes == 0) r.fail("max_queued_bytes", "must be a size above 0, or \"auto\"");
     }
+  }
+  if (const toml::table* t = section(root, "cluster", name)) {
+    TableReader r(*t, "cluster.", name);
+    ClusterConfig& k = c.cluster;
+    std::string lease, heartbeat, retention;
+    r.str("database", k.database);
+    r.str("node_id", k.node_id);
+    r.str("lease", lease);
+    r.str("heartbeat", heartbeat);
+    r.str("retention", retention);
+    r.uint("max_attempts", k.max_attempts, 1, 1000);
+    r.uint("slots", k.slots, 0, 1024);
+    r.no_unknown_keys();
+    if (k.database.empty()) r.fail("database", "missing: a [cluster] needs its PostgreSQL database");
+    auto duration = [&](const char* key, const std::string& v, uint64_t& out) {
+      if (v.empty()) return;
+      try {
+        out = parse_duration_ms(v);
+      } catch (const Error& e) {
+        r.fail(key, e.what());
+      }
+    };
+    uint64_t retention_ms = k.retention_s * 1000;
+    duration("lease", lease, k.lease_ms);
+    duration("heartbeat", heartbeat, k.heartbeat_ms);
+    duration("retention", retention, retention_ms);
+    k.retention_s = retention_ms / 1000;
+    if (k.lease_ms < 500) r.fail("lease", "must be at least 500ms");
+    if (k.heartbeat_ms == 0) k.heartbeat_ms = k.lease_ms / 3;
+    if (k.heartbeat_ms * 2 > k.lease_ms) r.fail("heartbeat", "must be at most half of cluster.lease");
+    if (k.retention_s < 1) r.fail("retention", "must be at least 1s");
+    if (k.node_id.size() > 128) r.fail("node_id", "longer than 128 bytes");
   }
   if (const toml::table* t = section(root, "scheduler", name)) {
     // cuzk batches same-circuit proofs; this daemon schedules per partition: those keys are accepted.

@@ -38,6 +38,19 @@ struct ServiceLimits {
   unsigned http_timeout_s = 2;    ///< HTTP read, write and keep-alive timeout
 };
 
+/// [cluster] (ours; docs/CLUSTER.md): when `database` is set, the daemon is a node of a proving farm
+/// whose jobs, partitions and results live in that PostgreSQL database.
+struct ClusterConfig {
+  std::string database;       ///< cluster.database: a libpq connection string or postgresql:// URI; "" = off
+  std::string node_id;        ///< cluster.node_id; default: the host name
+  uint64_t lease_ms = 30000;  ///< cluster.lease: how long a claim lives without a heartbeat
+  uint64_t heartbeat_ms = 0;  ///< cluster.heartbeat; 0 = a third of the lease
+  unsigned max_attempts = 3;  ///< cluster.max_attempts: claims of one partition before its job fails
+  uint64_t retention_s = 7 * 86400;  ///< cluster.retention: finished jobs are deleted after this
+  unsigned slots =
+      0;  ///< cluster.slots: partitions claimed at once; 0 = devices × gpu_workers_per_device + 1
+};
+
 /// The whole configuration, with cuzk's defaults.
 struct ServiceConfig {
   std::string listen = "unix:///run/curio/cuzk.sock";  ///< daemon.listen: host:port or unix:///path
@@ -66,10 +79,15 @@ struct ServiceConfig {
   bool verify_subgroup = true;
   std::vector<CircuitConfig> circuits;  ///< [[circuits]]
   ServiceLimits limits;                 ///< [limits]
+  ClusterConfig cluster;                ///< [cluster]
 
   /// The engine settings this configuration asks for (log sink not set).
   engine::EngineConfig engine_config() const;
 };
+
+/// Parses a duration: an integer with a unit, ms, s, m, h or d ("500ms", "30s", "7d"). Throws
+/// Error(kInvalidArgument) naming the problem.
+uint64_t parse_duration_ms(const std::string& text);
 
 /// Parses TOML text; `name` (the path) prefixes errors and relative circuit paths are resolved against
 /// `base_dir`. Throws Error(kInvalidArgument, "<name>: <key>: <problem>") for a bad document.

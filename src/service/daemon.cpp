@@ -14,11 +14,15 @@
 #include <cstring>
 #include <mutex>
 
+#include "engine/farm_worker.hpp"
 #include "engine/loaders.hpp"
 #include "groth16/cpu_backend.hpp"
 #ifdef CUZK_WITH_CUDA
 #include "cuda/gpu_backend.hpp"
 #include "cuda/point_decode.hpp"
+#endif
+#ifdef CUZK_WITH_CLUSTER
+#include "cluster/pg_store.hpp"
 #endif
 #include "service/grpc_service.hpp"
 #include "service/http_status.hpp"
@@ -73,6 +77,8 @@ struct Daemon::Impl {
   std::unique_ptr<PorepJobs> porep;
   std::unique_ptr<SnapJobs> snap;
   std::unique_ptr<PostJobs> post;
+  std::unique_ptr<engine::JobStore> farm;           ///< [cluster]: the farm's database
+  std::unique_ptr<engine::FarmWorker> farm_worker;  ///< [cluster]: claims partitions for this node
   std::unique_ptr<cuzk::v1::ProvingEngine::Service> service;
   std::unique_ptr<grpc::Server> server;
   std::unique_ptr<HttpStatusServer> http;
@@ -156,7 +162,21 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   for (const CircuitConfig& c : cfg.circuits)
     if (c.preload) m.engine->circuits().preload(c.id);
 
-  m.service = make_grpc_service(*m.engine, *m.porep, *m.snap, *m.post, cfg.limits);
+  if (!cfg.cluster.database.empty()) {
+#ifdef CUZK_WITH_CLUSTER
+    cluster::PgStoreOptions po;
+    po.database = cfg.cluster.database;
+    po.lease_ms = cfg.cluster.lease_ms;
+    po.max_attempts = cfg.cluster.max_attempts;
+    po.retention_s = cfg.cluster.retention_s;
+    po.log = ec.log;
+    m.farm = std::make_unique<cluster::PgStore>(po);
+#else
+    throw Error(ErrorCode::kInvalidArgument,
+                "cluster.database: this cuzk was built without the cluster (libpq was not found)");
+#endif
+  }
+  m.service = make_grpc_service(*m.engine, *m.porep, *m.snap, *m.post, cfg.limits, m.farm.get());
   if (cfg.listen.rfind("unix:", 0) == 0) refuse_live_socket(cfg.listen);
   grpc::ServerBuilder b;
   b.SetMaxReceiveMessageSize((int)std::min<uint64_t>(cfg.limits.max_message_bytes, INT32_MAX));
@@ -178,6 +198,24 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   if (!cfg.status_listen.empty())
     m.http = std::make_unique<HttpStatusServer>(*m.engine, cfg.status_listen, cfg.limits.http_threads,
                                                 cfg.limits.http_timeout_s);
+  if (m.farm) {
+    engine::FarmWorkerConfig fc;
+    fc.node_id = cfg.cluster.node_id;
+    if (fc.node_id.empty()) {
+      char host[256] = {};
+      gethostname(host, sizeof host - 1);
+      fc.node_id = host;
+    }
+    fc.address = cfg.listen;  // with the port the system chose for ":0"
+    if (fc.address.size() > 2 && fc.address.compare(fc.address.size() - 2, 2, ":0") == 0)
+      fc.address = fc.address.substr(0, fc.address.size() - 1) + std::to_string(m.grpc_port);
+    fc.slots = cfg.cluster.slots ? cfg.cluster.slots : (unsigned)devs.size() * cfg.gpu_workers_per_device + 1;
+    fc.heartbeat_ms = cfg.cluster.heartbeat_ms;
+    fc.log = ec.log;
+    m.farm_worker = std::make_unique<engine::FarmWorker>(*m.engine, *m.farm, fc);
+    spdlog::info("cuzk farm node {}: lease {} ms, heartbeat {} ms, max_attempts {}, slots {}", fc.node_id,
+                 cfg.cluster.lease_ms, cfg.cluster.heartbeat_ms, cfg.cluster.max_attempts, fc.slots);
+  }
   spdlog::info(
       "cuzk daemon listening: grpc={} (port {}) http={} (port {}) devices={} ({}) circuits={} porep={} "
       "snap={} post={} param_cache={} verify_subgroup={} memory_budget={}",
@@ -199,6 +237,7 @@ void Daemon::shutdown() {
   if (m.stopped) return;
   m.stopped = true;
   spdlog::info("cuzk daemon stopping: draining started jobs, cancelling queued ones");
+  if (m.farm_worker) m.farm_worker->stop();  // the partitions it proves now are stored first
   m.engine->shutdown(/*drain=*/true);
   // Awaiting clients have their answers now; give them a moment to receive them.
   m.server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));

@@ -4,7 +4,9 @@
 #include <google/protobuf/message.h>
 
 #include <atomic>
+#include <thread>
 
+#include "engine/job_store.hpp"
 #include "engine/log.hpp"
 #include "formats/proof_zcash.hpp"
 #include "formats/snarkjs_json.hpp"
@@ -114,8 +116,8 @@ Status bounded(Status s) {
 class ProvingService final : public v1::ProvingEngine::Service {
  public:
   ProvingService(engine::Engine& e, PorepJobs& porep, SnapJobs& snap, PostJobs& post,
-                 const ServiceLimits& limits)
-      : engine_(e), porep_(porep), snap_(snap), post_(post), limits_(limits) {}
+                 const ServiceLimits& limits, engine::JobStore* farm)
+      : engine_(e), porep_(porep), snap_(snap), post_(post), limits_(limits), farm_(farm) {}
 
   Status SubmitProof(ServerContext*, const v1::SubmitProofRequest* req,
                      v1::SubmitProofResponse* resp) override {
@@ -139,7 +141,16 @@ class ProvingService final : public v1::ProvingEngine::Service {
 
   Status CancelProof(ServerContext*, const v1::CancelProofRequest* req,
                      v1::CancelProofResponse* resp) override {
-    std::optional<bool> r = engine_.cancel(req->job_id());
+    std::optional<bool> r;
+    if (farm_) {
+      try {
+        r = farm_->cancel(req->job_id(), "cancelled by the client");
+      } catch (const std::exception& e) {
+        return bounded(Status(StatusCode::UNAVAILABLE, e.what()));
+      }
+    } else {
+      r = engine_.cancel(req->job_id());
+    }
     resp->set_found(r.has_value());
     resp->set_was_running(r.value_or(false));
     return Status::OK;
@@ -162,7 +173,25 @@ class ProvingService final : public v1::ProvingEngine::Service {
       r->set_size_bytes(c.bytes);
       r->set_ref_count(c.ref_count);
     }
-    for (const auto& k : s.kinds) {
+    std::vector<engine::KindStatus> kinds = s.kinds;
+    if (farm_) {  // the farm's queues and nodes; this node's own counters (the database may be away)
+      try {
+        kinds = farm_->kinds();
+        for (const engine::NodeInfo& n : farm_->nodes()) {
+          v1::NodeStatus* ns = resp->add_nodes();
+          ns->set_node_id(n.report.node_id);
+          ns->set_address(n.report.address);
+          ns->set_gpus(n.report.gpus);
+          for (const std::string& c : n.report.resident) ns->add_resident_circuits(c);
+          ns->set_partitions_running(n.report.running);
+          ns->set_heartbeat_age_s(n.heartbeat_age_s);
+          ns->set_alive(n.alive);
+        }
+      } catch (const std::exception& e) {
+        return bounded(Status(StatusCode::UNAVAILABLE, e.what()));
+      }
+    }
+    for (const auto& k : kinds) {
       v1::QueueStatus* q = resp->add_queues();
       q->set_proof_kind(k.kind);
       q->set_pending(k.pending);
@@ -282,6 +311,12 @@ class ProvingService final : public v1::ProvingEngine::Service {
                     "proof_kind " + std::to_string((int)req.proof_kind()) + " is not a cuzk.v1 ProofKind");
     if (Status s = check_limits(req); !s.ok()) return s;
     v1::ProofKind kind = req.proof_kind();
+    if (farm_ && kind != v1::PROOF_KIND_UNSPECIFIED && kind != v1::CIRCOM_GROTH16 &&
+        kind != v1::BELLPERSON_GROTH16)
+      return Status(StatusCode::UNIMPLEMENTED,
+                    v1::ProofKind_Name(kind) +
+                        " is not farm-capable yet: a [cluster] daemon serves CIRCOM_GROTH16 and "
+                        "BELLPERSON_GROTH16 jobs (docs/CLUSTER.md)");
     if (kind == v1::POREP_SEAL_COMMIT) return submit_porep(req, resp);
     if (kind == v1::SNAP_DEALS_UPDATE) return submit_snap(req, resp);
     if (kind == v1::WINDOW_POST_PARTITION || kind == v1::WINNING_POST) return submit_post(req, resp);
@@ -306,13 +341,42 @@ class ProvingService final : public v1::ProvingEngine::Service {
                                                         " circuit: proof_kind must be " +
                                                         v1::ProofKind_Name(want));
       kind = want;
+    } else if (farm_) {
+      return Status(StatusCode::INVALID_ARGUMENT,
+                    "unknown circuit \"" + engine::printable(req.circuit_id()) +
+                        "\" (every node of a farm serves the same [[circuits]])");
     }
+    if (farm_) return submit_farm(req, kind, resp);
     engine::JobRequest jr;
     jr.circuit_id = req.circuit_id();
     jr.kind = kind == v1::PROOF_KIND_UNSPECIFIED ? "UNKNOWN" : v1::ProofKind_Name(kind);
     for (const std::string& w : req.witnesses())
       jr.partitions.push_back({{}, nullptr, std::vector<uint8_t>(w.begin(), w.end()), {}});
     return enqueue(req, std::move(jr), resp);
+  }
+
+  /// A circuit_id + witnesses job stored in the farm's database (any node claims its partitions).
+  Status submit_farm(const v1::SubmitProofRequest& req, v1::ProofKind kind, v1::SubmitProofResponse* resp) {
+    engine::StoredJobRequest sr;
+    sr.request_id = req.request_id();
+    if (!sr.request_id.empty()) sr.fingerprint = request_fingerprint(req);
+    sr.circuit_id = req.circuit_id();
+    sr.kind = v1::ProofKind_Name(kind);
+    const int pr = req.priority();
+    sr.priority = pr >= 1 && pr <= 4 ? engine::Priority(pr) : engine::Priority::kNormal;
+    for (const std::string& w : req.witnesses()) sr.inputs.emplace_back(w.begin(), w.end());
+    try {
+      const engine::SubmitResult r = farm_->submit(sr);
+      resp->set_job_id(r.job_id);
+      resp->set_queue_position(r.queue_position);
+      return Status::OK;
+    } catch (const engine::SubmitRefused& e) {
+      return Status(StatusCode::ALREADY_EXISTS, e.what());
+    } catch (const engine::StoreUnavailable& e) {
+      return Status(StatusCode::UNAVAILABLE, std::string("the farm's database is unavailable: ") + e.what());
+    } catch (const std::exception& e) {
+      return Status(StatusCode::INTERNAL, e.what());
+    }
   }
 
   /// A POREP_SEAL_COMMIT job: the C1 is parsed and checked here, so that a bad one is refused at once
@@ -441,7 +505,22 @@ class ProvingService final : public v1::ProvingEngine::Service {
         const double left = (double)timeout_ms - engine::ms_between(t0, engine::Clock::now());
         slice = left <= 1 ? 1 : std::min<uint64_t>(slice, (uint64_t)left);
       }
-      r = engine_.await(job_id, slice);
+      if (farm_) {
+        // While the database is away the call keeps waiting (the job is safe there).
+        try {
+          r = farm_->await(job_id, slice);
+        } catch (const engine::StoreUnavailable&) {
+          if (ctx->IsCancelled()) return Status(StatusCode::CANCELLED, "the client went away");
+          if (timeout_ms && engine::ms_between(t0, engine::Clock::now()) >= (double)timeout_ms)
+            return Status(StatusCode::UNAVAILABLE, "the farm's database is unavailable");
+          std::this_thread::sleep_for(std::chrono::milliseconds(200));
+          continue;
+        } catch (const std::exception& e) {
+          return Status(StatusCode::INTERNAL, e.what());
+        }
+      } else {
+        r = engine_.await(job_id, slice);
+      }
       if (!r) return Status(StatusCode::NOT_FOUND, "unknown job \"" + engine::printable(job_id) + "\"");
       if (engine::is_final(r->state)) break;
       if (ctx->IsCancelled()) return Status(StatusCode::CANCELLED, "the client went away");
@@ -494,6 +573,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
   SnapJobs& snap_;
   PostJobs& post_;
   const ServiceLimits limits_;
+  engine::JobStore* farm_;            ///< set in a [cluster] daemon: jobs live in the farm's store
   std::atomic<unsigned> waiting_{0};  ///< AwaitProof and Prove calls now (WaitSlot)
 };
 
@@ -501,8 +581,9 @@ class ProvingService final : public v1::ProvingEngine::Service {
 
 std::unique_ptr<v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine, PorepJobs& porep,
                                                               SnapJobs& snap, PostJobs& post,
-                                                              const ServiceLimits& limits) {
-  return std::make_unique<ProvingService>(engine, porep, snap, post, limits);
+                                                              const ServiceLimits& limits,
+                                                              engine::JobStore* farm) {
+  return std::make_unique<ProvingService>(engine, porep, snap, post, limits, farm);
 }
 
 }  // namespace cuzk::service

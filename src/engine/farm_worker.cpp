@@ -1,0 +1,196 @@
+#include "engine/farm_worker.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <set>
+
+namespace cuzk::engine {
+
+FarmWorker::FarmWorker(Engine& engine, JobStore& store, FarmWorkerConfig cfg)
+    : engine_(engine), store_(store), cfg_(std::move(cfg)) {
+  std::random_device rd;
+  char suffix[20];
+  std::snprintf(suffix, sizeof suffix, "@%08x%08x", rd(), rd());
+  owner_ = cfg_.node_id + suffix;
+  const unsigned slots = std::max(1u, cfg_.slots);
+  for (unsigned i = 0; i < slots; i++) threads_.emplace_back([this] { slot_loop(); });
+  threads_.emplace_back([this] { heartbeat_loop(); });
+  log(LogLevel::kInfo, "farm_worker_started",
+      {{"node", cfg_.node_id},
+       {"owner", owner_},
+       {"slots", std::to_string(slots)},
+       {"heartbeat_ms", std::to_string(cfg_.heartbeat_ms)}});
+}
+
+FarmWorker::~FarmWorker() { stop(); }
+
+void FarmWorker::stop() {
+  if (stopping_.exchange(true)) return;
+  cv_.notify_all();
+  for (std::thread& t : threads_) t.join();
+  threads_.clear();
+}
+
+void FarmWorker::log(LogLevel level, std::string event,
+                     std::vector<std::pair<std::string, std::string>> fields) const {
+  if (cfg_.log) cfg_.log(LogEvent{level, std::move(event), std::move(fields)});
+}
+
+bool FarmWorker::sleep_for(uint64_t ms) {
+  std::unique_lock lk(mu_);
+  cv_.wait_for(lk, std::chrono::milliseconds(ms), [&] { return stopping_.load(); });
+  return !stopping_;
+}
+
+template <class F>
+bool FarmWorker::retry(const char* what, F&& f) {
+  uint64_t backoff = 50;
+  for (;;) {
+    try {
+      f();
+      return true;
+    } catch (const StoreUnavailable& e) {
+      log(LogLevel::kWarn, "farm_store_unavailable",
+          {{"during", what}, {"retry_ms", std::to_string(backoff)}, {"error", e.what()}});
+      if (!sleep_for(backoff)) return false;
+      backoff = std::min<uint64_t>(backoff * 2, 2000);
+    }
+  }
+}
+
+void FarmWorker::slot_loop() {
+  const long exit_after_claim = [] {  // ms, -1: off
+    const char* v = std::getenv("CUZK_FAIL_FARM_EXIT_AFTER_CLAIM");
+    return v && *v ? std::strtol(v, nullptr, 10) : -1L;
+  }();
+  uint64_t backoff = 50;
+  while (!stopping_) {
+    // The circuits this node proves for the farm (the circuit_id + witness kinds), resident ones first.
+    std::vector<std::string> circuits, resident;
+    for (const CircuitInfo& c : engine_.circuits().list()) {
+      if (c.kind != "circom" && c.kind != "bellperson") continue;
+      circuits.push_back(c.id);
+      if (c.resident) resident.push_back(c.id);
+    }
+    std::optional<PartitionClaim> claim;
+    const Clock::time_point t_claim = Clock::now();
+    double claim_ms = 0;
+    try {
+      claim = store_.claim(owner_, circuits, resident);
+      claim_ms = ms_between(t_claim, Clock::now());
+      backoff = 50;
+      if (!claim) {
+        store_.wait_for_work(250);
+        continue;
+      }
+    } catch (const StoreUnavailable& e) {
+      log(LogLevel::kWarn, "farm_store_unavailable",
+          {{"during", "claim"}, {"retry_ms", std::to_string(backoff)}, {"error", e.what()}});
+      sleep_for(backoff);
+      backoff = std::min<uint64_t>(backoff * 2, 2000);
+      continue;
+    }
+    const auto key = std::make_pair(claim->job_id, claim->index);
+    log(LogLevel::kInfo, "partition_claimed",
+        {{"job", claim->job_id},
+         {"partition", std::to_string(claim->index)},
+         {"epoch", std::to_string(claim->epoch)},
+         {"attempt", std::to_string(claim->attempt)}});
+    if (exit_after_claim >= 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(exit_after_claim));
+      log(LogLevel::kWarn, "farm_fault_exit", {{"fault", "CUZK_FAIL_FARM_EXIT_AFTER_CLAIM"}});
+      _exit(137);
+    }
+    JobRequest jr;
+    jr.circuit_id = claim->circuit_id;
+    jr.kind = claim->kind;
+    jr.priority = claim->priority;
+    jr.partitions.push_back({{}, nullptr, std::move(claim->input), {}});
+    std::optional<JobResult> r;
+    try {
+      SubmitResult local = engine_.submit(std::move(jr));
+      {
+        std::lock_guard lk(mu_);
+        running_[key] = Running{local.job_id, beat_};
+      }
+      r = engine_.await(local.job_id, 0);
+      std::lock_guard lk(mu_);
+      running_.erase(key);
+    } catch (const SubmitRefused& e) {  // shutting down or full: the lease lapses, another node runs it
+      log(LogLevel::kWarn, "partition_not_started", {{"job", claim->job_id}, {"error", e.what()}});
+      sleep_for(backoff);
+      continue;
+    }
+    if (!r) continue;
+    if (r->state == JobState::kCompleted && !r->proofs.empty()) {
+      PartitionTiming t = r->partitions.empty() ? PartitionTiming{} : r->partitions[0];
+      t.device = cfg_.node_id + "/" + t.device;
+      bool stored = false;
+      const Clock::time_point t_store = Clock::now();
+      retry("complete",
+            [&] { stored = store_.complete(*claim, owner_, r->proofs[0], r->public_inputs[0], t); });
+      const double store_ms = ms_between(t_store, Clock::now());
+      log(stored ? LogLevel::kInfo : LogLevel::kWarn, stored ? "partition_stored" : "partition_lease_lost",
+          {{"job", claim->job_id},
+           {"partition", std::to_string(claim->index)},
+           {"epoch", std::to_string(claim->epoch)},
+           {"total_ms", std::to_string((long)r->total_ms)},
+           {"claim_ms", std::to_string(claim_ms)},
+           {"store_ms", std::to_string(store_ms)}});
+    } else if (r->state == JobState::kFailed) {
+      // The partition failed on its own terms (its input, its proof): running it again would fail again.
+      bool failed = false;
+      retry("fail", [&] { failed = store_.fail(*claim, owner_, r->error); });
+      log(LogLevel::kWarn, failed ? "partition_failed" : "partition_lease_lost",
+          {{"job", claim->job_id}, {"partition", std::to_string(claim->index)}, {"error", r->error}});
+    }
+    // Cancelled locally: the lease was lost (the job was cancelled, or the partition taken over), or the
+    // engine is shutting down (the lease lapses and another node runs the partition).
+  }
+}
+
+void FarmWorker::heartbeat_loop() {
+  do {
+    NodeReport rep;
+    rep.node_id = cfg_.node_id;
+    rep.incarnation = owner_;
+    rep.address = cfg_.address;
+    const EngineStatus st = engine_.status();
+    rep.gpus = (unsigned)st.devices.size();
+    for (const CircuitInfo& c : st.circuits)
+      if (c.resident) rep.resident.push_back(c.id);
+    uint64_t beat;
+    {
+      std::lock_guard lk(mu_);
+      beat = ++beat_;
+      rep.running = (unsigned)running_.size();
+    }
+    std::vector<std::pair<std::string, uint32_t>> held;
+    try {
+      held = store_.heartbeat(rep);
+    } catch (const StoreUnavailable& e) {
+      log(LogLevel::kWarn, "farm_store_unavailable", {{"during", "heartbeat"}, {"error", e.what()}});
+      continue;
+    }
+    // Work claimed before this heartbeat began whose lease is not held any more: stop proving it.
+    const std::set<std::pair<std::string, uint32_t>> held_set(held.begin(), held.end());
+    std::vector<std::pair<std::pair<std::string, uint32_t>, std::string>> lost;
+    {
+      std::lock_guard lk(mu_);
+      for (const auto& [key, run] : running_)
+        if (run.since_beat < beat && !held_set.count(key)) lost.emplace_back(key, run.local_job);
+    }
+    for (const auto& [key, local] : lost) {
+      log(LogLevel::kWarn, "partition_lease_gone",
+          {{"job", key.first}, {"partition", std::to_string(key.second)}, {"local_job", local}});
+      engine_.cancel(local);
+    }
+  } while (sleep_for(cfg_.heartbeat_ms));
+}
+
+}  // namespace cuzk::engine
