@@ -306,6 +306,21 @@ struct XyzzSrc {
   CUZK_HD XYZZ<F> add(const XYZZ<F>& acc, size_t j) const { return Ops::add(acc, ld(vals + j)); }
 };
 
+/// Writes the sum of one run of a slice: a whole run (neither `head`, the run that continues from the
+/// previous slice, nor `tail`, the one that continues into the next) to dest[key]; a crossing run to the
+/// slice's piece slots (out_keys, out_vals)[o + 0/1] (slot 0 is the head piece when the slice has one).
+template <class F>
+CUZK_HD void emit_run(uint32_t key, const XYZZ<F>& acc, bool head, bool tail, bool H, uint32_t o, XYZZ<F>* dest,
+                      uint32_t* out_keys, XYZZ<F>* out_vals) {
+  if (head || tail) {
+    const uint32_t slot = o + ((head || !H) ? 0u : 1u);
+    out_keys[slot] = key;
+    out_vals[slot] = acc;
+  } else {
+    dest[key] = acc;
+  }
+}
+
 /// One level of the segmented sum (see the file comment, step 3). Slice t sums its runs; whole runs
 /// go to dest[key], crossing runs to (out_keys, out_vals)[offsets[t] + 0/1].
 template <class F, class Src>
@@ -321,13 +336,7 @@ struct AccumulateK {
   XYZZ<F>* out_vals;
 
   CUZK_HD void flush(uint32_t key, const XYZZ<F>& acc, bool head, bool tail, bool H, uint32_t o) const {
-    if (head || tail) {
-      const uint32_t slot = o + ((head || !H) ? 0u : 1u);
-      out_keys[slot] = key;
-      out_vals[slot] = acc;
-    } else {
-      dest[key] = acc;
-    }
+    emit_run(key, acc, head, tail, H, o, dest, out_keys, out_vals);
   }
   CUZK_HD void operator()(size_t t) const {
     const size_t s = t * K, e = s + K < M ? s + K : M;
@@ -352,6 +361,228 @@ struct AccumulateK {
       }
     }
     flush(cur, acc, first_run && H, T, H, o);
+  }
+};
+
+// ---- batch-affine accumulation (variant 2) ------------------------------------------------------
+// Level 1 of the segmented sum with affine additions. Every slice (thread) reduces each of its runs
+// by rounds of pairwise additions: in a round the items of the slice's list are paired greedily from
+// the front (i, i + 1) when their keys are equal, and every pair becomes one affine sum. The slope
+// λ = (y_Q − y_P)/(x_Q − x_P) of a pair needs an inversion; a round inverts all the denominators of a
+// wave of slices at once (Montgomery's trick in two levels: per slice a prefix product, BaPrepK; per
+// group of kBaGroup slices one inversion, BaInvK; back-substitution in BaFinishK), which makes an
+// addition cost about 6 products (1 prefix, 2 back-substitution, 3 for the point) instead of the 10
+// of an XYZZ mixed addition. When no pair is left (or after the round limit), BaFlushK sums what is
+// left of each run with XYZZ additions and writes whole runs and pieces exactly as AccumulateK does.
+// Lists live in wave buffers of K items per slice, strided (item i of slice lt at i·T + lt) so that a
+// warp's accesses are contiguous; round 0 reads the sorted pairs and the bases directly.
+
+inline constexpr uint32_t kBaGroup = 16;  ///< slices whose prefix products share one inversion
+
+/// How the sum of two affine points of a pair is formed.
+enum BaKind : uint32_t { kBaAdd, kBaDbl, kBaFirst, kBaSecond, kBaInf };
+
+/// Classifies p + q and sets `den`, the denominator of its slope (1 when no slope is needed): x_q − x_p
+/// for distinct x, 2·y_p for a doubling; p (q at infinity), q (p at infinity) or infinity (q = −p).
+template <class F>
+CUZK_HD BaKind ba_classify(const Affine<F>& p, const Affine<F>& q, F& den) {
+  den = F::one();
+  if (p.is_inf()) return kBaSecond;
+  if (q.is_inf()) return kBaFirst;
+  if (p.x != q.x) {
+    den = q.x - p.x;
+    return kBaAdd;
+  }
+  if (p.y == q.y && !p.y.is_zero()) {
+    den = p.y.dbl();
+    return kBaDbl;
+  }
+  return kBaInf;
+}
+
+/// p + q given inv = 1/den of ba_classify.
+template <class F>
+CUZK_HD Affine<F> ba_sum(const Affine<F>& p, const Affine<F>& q, BaKind kind, const F& inv) {
+  if (kind == kBaFirst) return p;
+  if (kind == kBaSecond) return q;
+  if (kind == kBaInf) return Affine<F>::infinity();
+  F num;
+  if (kind == kBaAdd) {
+    num = q.y - p.y;
+  } else {
+    const F x2 = psqr(p.x);
+    num = x2.dbl() + x2;
+  }
+  const F lam = pmul(num, inv);
+  const F x3 = psqr(lam) - p.x - q.x;
+  return {x3, pmul(lam, p.x - x3) - p.y};
+}
+
+/// The state of one wave of T slices, starting at slice t0 of the level-1 input (the sorted keys and
+/// values over the bases, M entries, slices of K ≤ 64). in_items null: the lists are the slices
+/// themselves (round 0), up to the first zero_key; else item i of slice lt is in_keys/in_items[i·T + lt]
+/// and the list has in_cnt[lt] items.
+template <class F>
+struct BaWave {
+  const uint32_t* keys;
+  const uint32_t* vals;
+  const Affine<F>* bases;
+  size_t M;
+  uint32_t K;
+  uint32_t zero_key;
+  size_t t0, T;
+  const uint32_t* in_keys;
+  const Affine<F>* in_items;
+  const uint32_t* in_cnt;
+  uint32_t* out_keys;
+  Affine<F>* out_items;
+  uint32_t* out_cnt;
+  F* pref;           ///< [p·T + lt]: product of the denominators of slice lt's pairs before pair p
+  F* prod;           ///< [lt]: product of all of slice lt's denominators, then (BaInvK) its inverse
+  F* gpref;          ///< [lt]: product of prod over the slices of lt's group before lt
+  uint64_t* mask;    ///< [lt]: bit i set when items i and i + 1 form a pair
+  uint32_t* npairs;  ///< [lt]: pairs of slice lt; [T] = 0 (for the exclusive scan)
+
+  CUZK_HD uint32_t count(size_t lt) const {
+    if (in_items) return in_cnt[lt];
+    const size_t s = (t0 + lt) * K, e = s + K < M ? s + K : M;
+    uint32_t n = (uint32_t)(e - s);
+    while (n > 0 && key_at(keys, s + n - 1) == zero_key) n--;
+    return n;
+  }
+  CUZK_HD uint32_t key(size_t lt, uint32_t i) const {
+    return in_items ? in_keys[(size_t)i * T + lt] : key_at(keys, (t0 + lt) * K + i);
+  }
+  CUZK_HD Affine<F> point(size_t lt, uint32_t i) const {
+    if (in_items) return ld(in_items + (size_t)i * T + lt);
+    const uint32_t v = vals[(t0 + lt) * K + i];
+    Affine<F> p = ld(bases + (v & ~kSignBit));
+    if (v & kSignBit) p = -p;
+    return p;
+  }
+};
+
+/// Round, step 1: pairs slice lt's list, stores the prefix products of the denominators and the total.
+template <class F>
+struct BaPrepK {
+  BaWave<F> w;
+  CUZK_HD void operator()(size_t lt) const {
+    if (lt >= w.T) {
+      w.npairs[lt] = 0;
+      return;
+    }
+    const uint32_t n = w.count(lt);
+    F acc = F::one();
+    uint64_t mask = 0;
+    uint32_t np = 0;
+    uint32_t k = n ? w.key(lt, 0) : 0;
+    for (uint32_t i = 0; i + 1 < n;) {
+      const uint32_t k1 = w.key(lt, i + 1);
+      if (k1 == k) {
+        F den;
+        ba_classify(w.point(lt, i), w.point(lt, i + 1), den);
+        w.pref[(size_t)np * w.T + lt] = acc;
+        acc = pmul(acc, den);
+        mask |= uint64_t{1} << i;
+        np++;
+        i += 2;
+        if (i < n) k = w.key(lt, i);
+      } else {
+        k = k1;
+        i++;
+      }
+    }
+    w.prod[lt] = acc;
+    w.mask[lt] = mask;
+    w.npairs[lt] = np;
+  }
+};
+
+/// Round, step 2: thread g inverts the product of the totals of slices [g·kBaGroup, …) and turns
+/// every prod[lt] of the group into its inverse.
+template <class F>
+struct BaInvK {
+  BaWave<F> w;
+  CUZK_HD void operator()(size_t g) const {
+    const size_t lo = g * kBaGroup, hi = lo + kBaGroup < w.T ? lo + kBaGroup : w.T;
+    F acc = F::one();
+    for (size_t lt = lo; lt < hi; lt++) {
+      w.gpref[lt] = acc;
+      acc = pmul(acc, w.prod[lt]);
+    }
+    F inv = field_inverse(acc);
+    for (size_t lt = hi; lt-- > lo;) {
+      const F p = w.prod[lt];
+      w.prod[lt] = pmul(inv, w.gpref[lt]);
+      inv = pmul(inv, p);
+    }
+  }
+};
+
+/// Round, step 3: walks slice lt's list backwards, finishes every pair with its inverted denominator
+/// and writes the new list (pair sums and unpaired items, in order) to the out buffers.
+template <class F>
+struct BaFinishK {
+  BaWave<F> w;
+  CUZK_HD void operator()(size_t lt) const {
+    const uint32_t n = w.count(lt), np = w.npairs[lt];
+    const uint64_t mask = w.mask[lt];
+    F inv = w.prod[lt];
+    uint32_t o = n - np, p = np, j = n;
+    while (j > 0) {
+      o--;
+      const size_t slot = (size_t)o * w.T + lt;
+      if (j >= 2 && ((mask >> (j - 2)) & 1)) {
+        p--;
+        const Affine<F> a = w.point(lt, j - 2), b = w.point(lt, j - 1);
+        F den;
+        const BaKind kind = ba_classify(a, b, den);
+        const F dinv = pmul(inv, ld(w.pref + (size_t)p * w.T + lt));
+        inv = pmul(inv, den);
+        w.out_items[slot] = ba_sum(a, b, kind, dinv);
+        w.out_keys[slot] = w.key(lt, j - 2);
+        j -= 2;
+      } else {
+        w.out_items[slot] = w.point(lt, j - 1);
+        w.out_keys[slot] = w.key(lt, j - 1);
+        j -= 1;
+      }
+    }
+    w.out_cnt[lt] = n - np;
+  }
+};
+
+/// Last step: sums what is left of each run of slice t0 + lt with XYZZ mixed additions and writes
+/// whole runs to dest and crossing runs to the pieces, as AccumulateK does for the same slice.
+template <class F, class Ops>
+struct BaFlushK {
+  BaWave<F> w;
+  const uint32_t* offsets;
+  XYZZ<F>* dest;
+  uint32_t* piece_keys;
+  XYZZ<F>* piece_vals;
+  CUZK_HD void operator()(size_t lt) const {
+    const size_t t = w.t0 + lt, s = t * w.K, e = s + w.K < w.M ? s + w.K : w.M;
+    const uint32_t first = key_at(w.keys, s), last = key_at(w.keys, e - 1);
+    if (first == w.zero_key) return;
+    const bool H = s > 0 && key_at(w.keys, s - 1) == first;
+    const bool T = e < w.M && last != w.zero_key && key_at(w.keys, e) == last;
+    const uint32_t o = offsets[t], n = w.count(lt);
+    uint32_t cur = w.key(lt, 0);
+    bool first_run = true;
+    XYZZ<F> acc = XYZZ<F>::from_affine(w.point(lt, 0));
+    for (uint32_t i = 1; i < n; i++) {
+      const uint32_t k = w.key(lt, i);
+      if (k != cur) {
+        emit_run(cur, acc, first_run && H, false, H, o, dest, piece_keys, piece_vals);
+        first_run = false;
+        cur = k;
+        acc = XYZZ<F>::from_affine(w.point(lt, i));
+      } else {
+        acc = Ops::madd(acc, w.point(lt, i));
+      }
+    }
+    emit_run(cur, acc, first_run && H, T, H, o, dest, piece_keys, piece_vals);
   }
 };
 
@@ -490,10 +721,26 @@ class Engine {
 
   explicit Engine(Be& be) : be_(be) {}
 
-  /// Chooses the point-operation policy of the bucket kernels: 0 = OpsCall; 1 = OpsInline on G1,
-  /// OpsOol on G2 (see the policies' comment).
+  /// Chooses the bucket kernels: 0 = OpsCall; 1 = OpsInline on G1, OpsOol on G2 (see the policies'
+  /// comment); 2 = variant 1 with batch-affine bucket accumulation (BaPrepK …) wherever the buckets
+  /// average at least kBaMinRun points (set_ba_min_run), XYZZ elsewhere.
   void set_variant(int v) { variant_ = v; }
   int variant() const { return variant_; }
+  /// Variant 2: at most `r` rounds of affine pairing per wave (what is left is summed in XYZZ); ≥ 1.
+  void set_ba_rounds(int r) { ba_rounds_ = std::max(1, r); }
+  /// Variant 2: sorted pairs handled per wave (bounds the wave buffers, about ba_item_bytes() each;
+  /// rounded to whole slices, at least one).
+  void set_ba_wave_items(size_t n) { ba_wave_items_ = std::max<size_t>(1, n); }
+  /// Waves of batch-affine accumulation run so far (for tests and profiles).
+  size_t ba_waves() const { return ba_waves_; }
+
+  /// Variant 2 uses batch-affine accumulation when the scalars per bucket of a window (m / 2^(c−1))
+  /// average at least `r` (default kBaMinRun; 0: always).
+  void set_ba_min_run(size_t r) { ba_min_run_ = r; }
+  static constexpr size_t kBaMinRun = 4;
+  /// Wave-buffer bytes per sorted pair of batch-affine accumulation: two lists of items and keys, half
+  /// a prefix product, and the per-slice state (≤ 1/2 a field element and 20 bytes per pair).
+  static constexpr size_t ba_item_bytes() { return 2 * (sizeof(A) + 4) + sizeof(F) / 2 + sizeof(F) + 20; }
   /// Bounds the scratch of a Pippenger call (batch_bytes, plus the 0/1 split's buffers when held) to
   /// `bytes` by sorting fewer windows at a time; 0 leaves only max_pairs as the bound. One window per
   /// batch is the least it goes down to.
@@ -503,24 +750,33 @@ class Engine {
   /// (16 bytes per pair), the buckets, the level-1 pieces at their bound (two per slice) and the later
   /// levels', counts and offsets, the bucket-reduction segments and window sums. CUB's temporary
   /// storage (a few MiB) comes on top.
-  static size_t batch_bytes(size_t m, int c, int nb) {
-    const size_t M = (size_t)nb * m, K1 = M >= (size_t{1} << 24) ? 64 : 32, chunks = (M + K1 - 1) / K1;
+  /// `ba_wave_items` > 0: with the wave buffers of batch-affine accumulation for waves of that many pairs.
+  static size_t batch_bytes(size_t m, int c, int nb, size_t ba_wave_items = 0) {
+    const size_t M = (size_t)nb * m, K1 = level1_slice(M), chunks = (M + K1 - 1) / K1;
     const size_t pieces = 2 * chunks, later = 2 * ((pieces + 15) / 16);
     const size_t buckets = (size_t)nb << (c - 1), segments = std::min<size_t>(buckets, 65536 + (size_t)nb);
+    const size_t ba = ba_wave_items ? ba_wave_slices(M, K1, ba_wave_items) * K1 * ba_item_bytes() : 0;
     return 16 * M + buckets * sizeof(X) + (pieces + later + segments) * (4 + sizeof(X)) + 8 * (chunks + 1) +
-           (size_t)nb * sizeof(X);
+           (size_t)nb * sizeof(X) + ba;
+  }
+  /// Slice length of level 1 of the bucket sums for M pairs.
+  static uint32_t level1_slice(size_t M) { return M >= (size_t{1} << 24) ? 64 : 32; }
+  /// Slices per batch-affine wave: ba_wave_items pairs in whole slices, at least one, at most all.
+  static size_t ba_wave_slices(size_t M, uint32_t K, size_t ba_wave_items) {
+    const size_t chunks = (M + K - 1) / K;
+    return std::clamp<size_t>(ba_wave_items / K, 1, chunks);
   }
 
   /// Σ scalars[idx[j]]·bases[idx[j]] for j < m (idx null: Σ scalars[j]·bases[j]); c = 0 chooses.
   J pippenger(const A* bases, const Fr* scalars, const uint32_t* idx, size_t m, int c = 0,
               size_t max_pairs = size_t{1} << 28) {
-    if (variant_ == 1) return pippenger_impl<AltOps>(bases, scalars, idx, m, c, max_pairs);
+    if (variant_ >= 1) return pippenger_impl<AltOps>(bases, scalars, idx, m, c, max_pairs);
     return pippenger_impl<OpsCall>(bases, scalars, idx, m, c, max_pairs);
   }
 
   /// Σ bases[idx[j]] for j < m (a load-balanced parallel sum; idx entries < 2^31).
   J sum_indexed(const A* bases, const uint32_t* idx, size_t m) {
-    if (variant_ == 1) return sum_indexed_impl<AltOps>(bases, idx, m);
+    if (variant_ >= 1) return sum_indexed_impl<AltOps>(bases, idx, m);
     return sum_indexed_impl<OpsCall>(bases, idx, m);
   }
 
@@ -535,13 +791,16 @@ class Engine {
     const uint32_t B = 1u << (c - 1);
     max_pairs = std::min(max_pairs, size_t{1} << 30);  // sort sizes stay below 2^31
     int wb = (int)std::clamp<size_t>(max_pairs / m, 1, (size_t)W);
+    // batch-affine when one window averages ba_min_run_ scalars per bucket
+    const bool ba = variant_ == 2 && m >= ba_min_run_ * B;
+    const size_t ba_items = ba ? ba_wave_items_ : 0;
     if (scratch_budget_) {
       // the 0/1 split's classification and index buffers stay allocated beside the batch
       const size_t held = split_bytes();
       const size_t budget = scratch_budget_ > held ? scratch_budget_ - held : 0;
-      while (wb > 1 && batch_bytes(m, c, wb) > budget) wb--;
+      while (wb > 1 && batch_bytes(m, c, wb, ba_items) > budget) wb--;
       // buffers only grow: drop those of an earlier, larger batch rather than keep both sizes
-      if (held + pippenger_bytes() > scratch_budget_ && pippenger_bytes() > batch_bytes(m, c, wb))
+      if (held + pippenger_bytes() > scratch_budget_ && pippenger_bytes() > batch_bytes(m, c, wb, ba_items))
         for (Buf* b : pippenger_buffers()) be_.free(*b);
     }
     std::vector<J> wsum(W, J::infinity());
@@ -562,8 +821,8 @@ class Engine {
       X* buckets = be_.template ensure<X>(buckets_, (size_t)nb * B);
       be_.zero(buckets, (size_t)nb * B);
       be_.phase("bucket sums");
-      const uint32_t K1 = M >= (size_t{1} << 24) ? 64 : 32;
-      segmented_sum<Ops>(keys, AffineSrc<F, Ops>{bases, vals}, M, K1, zero_key, buckets);
+      const uint32_t K1 = level1_slice(M);
+      segmented_sum<Ops>(keys, AffineSrc<F, Ops>{bases, vals}, M, K1, zero_key, buckets, ba);
 
       // Segments of L buckets, aiming at ~64K threads.
       uint32_t L = 1;
@@ -668,8 +927,10 @@ class Engine {
   using Buf = typename Be::Buffer;
 
   /// Reduces the sorted (keys, src) entries by key into dest (see the file comment, step 3).
+  /// ba: level 1 by batch-affine accumulation (Src must be AffineSrc; K ≤ 64).
   template <class Ops, class Src>
-  void segmented_sum(const uint32_t* keys, Src src, size_t M, uint32_t K, uint32_t zero_key, X* dest) {
+  void segmented_sum(const uint32_t* keys, Src src, size_t M, uint32_t K, uint32_t zero_key, X* dest,
+                     bool ba = false) {
     // Level 1 reads `src`; later levels read the pieces of the previous level (ping-pong buffers).
     const uint32_t* in_keys = keys;
     int cur = -1;
@@ -683,7 +944,12 @@ class Engine {
       const int nxt = cur == 0 ? 1 : 0;
       uint32_t* pk = be_.template ensure<uint32_t>(piece_keys_[nxt], total ? total : 1);
       X* pv = be_.template ensure<X>(piece_vals_[nxt], total ? total : 1);
-      if (level1) {
+      if (level1 && ba) {
+        // instantiated for variant 2's point operations only (each instance is a set of device kernels)
+        if constexpr (std::is_same_v<Src, AffineSrc<F, Ops>> && std::is_same_v<Ops, AltOps>) {
+          ba_level1<Ops>(in_keys, src.vals, src.bases, M, K, zero_key, offs, dest, pk, pv);
+        }
+      } else if (level1) {
         be_.launch(AccumulateK<F, Src>{in_keys, src, M, K, zero_key, offs, dest, pk, pv}, chunks);
       } else {
         const X* prev = reinterpret_cast<const X*>(be_.data(piece_vals_[cur]));
@@ -702,10 +968,50 @@ class Engine {
     // entries once M > K, and none when one slice holds everything.
   }
 
+  /// Level 1 of the bucket sums by batch-affine accumulation (see the comment above BaPrepK), wave by
+  /// wave; the pieces go to (piece_keys, piece_vals) at the slices' offsets.
+  template <class Ops>
+  void ba_level1(const uint32_t* keys, const uint32_t* vals, const A* bases, size_t M, uint32_t K,
+                 uint32_t zero_key, const uint32_t* offsets, X* dest, uint32_t* piece_keys, X* piece_vals) {
+    const size_t chunks = (M + K - 1) / K, TW = ba_wave_slices(M, K, ba_wave_items_);
+    uint32_t* lk[2] = {be_.template ensure<uint32_t>(ba_keys_[0], TW * K),
+                       be_.template ensure<uint32_t>(ba_keys_[1], TW * K)};
+    A* li[2] = {be_.template ensure<A>(ba_items_[0], TW * K), be_.template ensure<A>(ba_items_[1], TW * K)};
+    uint32_t* lc[2] = {be_.template ensure<uint32_t>(ba_cnt_[0], TW), be_.template ensure<uint32_t>(ba_cnt_[1], TW)};
+    F* pref = be_.template ensure<F>(ba_pref_, TW * (K / 2));
+    F* prod = be_.template ensure<F>(ba_prod_, TW);
+    F* gpref = be_.template ensure<F>(ba_gpref_, TW);
+    uint64_t* mask = be_.template ensure<uint64_t>(ba_mask_, TW);
+    uint32_t* np = be_.template ensure<uint32_t>(ba_np_, TW + 1);
+    uint32_t* npo = be_.template ensure<uint32_t>(ba_npo_, TW + 1);
+    for (size_t t0 = 0; t0 < chunks; t0 += TW) {
+      const size_t T = std::min(TW, chunks - t0);
+      BaWave<F> w{keys, vals, bases, M, K, zero_key, t0, T, nullptr, nullptr, nullptr, nullptr, nullptr,
+                  nullptr, pref, prod, gpref, mask, np};
+      for (int r = 0; r < ba_rounds_; r++) {
+        be_.launch(BaPrepK<F>{w}, T + 1);
+        if (be_.scan(np, npo, T + 1) == 0) break;
+        be_.launch(BaInvK<F>{w}, (T + kBaGroup - 1) / kBaGroup);
+        w.out_keys = lk[r & 1];
+        w.out_items = li[r & 1];
+        w.out_cnt = lc[r & 1];
+        be_.launch(BaFinishK<F>{w}, T);
+        w.in_keys = w.out_keys;
+        w.in_items = w.out_items;
+        w.in_cnt = w.out_cnt;
+      }
+      be_.launch(BaFlushK<F, Ops>{w, offsets, dest, piece_keys, piece_vals}, T);
+      ba_waves_++;
+    }
+  }
+
   /// Buffers of Pippenger's batches (not the 0/1 split's) and their bytes; those of the split.
   std::vector<Buf*> pippenger_buffers() {
-    return {&keys_[0], &keys_[1], &vals_[0], &vals_[1], &buckets_, &seg_keys_, &seg_vals_,
-            &counts_, &offsets_, &piece_keys_[0], &piece_keys_[1], &piece_vals_[0], &piece_vals_[1]};
+    return {&keys_[0],       &keys_[1],       &vals_[0],       &vals_[1],       &buckets_,  &seg_keys_,
+            &seg_vals_,      &counts_,        &offsets_,       &piece_keys_[0], &piece_keys_[1],
+            &piece_vals_[0], &piece_vals_[1], &ba_keys_[0],    &ba_keys_[1],    &ba_items_[0],
+            &ba_items_[1],   &ba_cnt_[0],     &ba_cnt_[1],     &ba_pref_,       &ba_prod_,  &ba_gpref_,
+            &ba_mask_,       &ba_np_,         &ba_npo_};
   }
   size_t pippenger_bytes() {
     size_t s = 0;
@@ -719,21 +1025,26 @@ class Engine {
   }
 
   std::vector<Buf*> all() {
-    return {&keys_[0], &keys_[1], &vals_[0], &vals_[1], &buckets_, &seg_keys_, &seg_vals_, &wsum_,
-            &counts_, &offsets_, &piece_keys_[0], &piece_keys_[1], &piece_vals_[0], &piece_vals_[1],
-            &flag1_, &flag2_, &off1_, &off2_, &idx1_, &idx2_, &prog_tmp_, &prog_pref_};
+    std::vector<Buf*> v = pippenger_buffers();
+    for (Buf* b : {&wsum_, &flag1_, &flag2_, &off1_, &off2_, &idx1_, &idx2_, &prog_tmp_, &prog_pref_}) v.push_back(b);
+    return v;
   }
   std::vector<const Buf*> all() const {
-    return {&keys_[0], &keys_[1], &vals_[0], &vals_[1], &buckets_, &seg_keys_, &seg_vals_, &wsum_,
-            &counts_, &offsets_, &piece_keys_[0], &piece_keys_[1], &piece_vals_[0], &piece_vals_[1],
-            &flag1_, &flag2_, &off1_, &off2_, &idx1_, &idx2_, &prog_tmp_, &prog_pref_};
+    std::vector<const Buf*> v;
+    for (Buf* b : const_cast<Engine*>(this)->all()) v.push_back(b);
+    return v;
   }
 
   Be& be_;
   int variant_ = 0;
   size_t scratch_budget_ = 0;
+  int ba_rounds_ = 8;                        // K ≤ 64: at most 6 rounds are ever needed
+  size_t ba_wave_items_ = size_t{1} << 22;   // ~1 GiB of wave buffers on G1, ~1.9 GiB on G2
+  size_t ba_min_run_ = kBaMinRun;
+  size_t ba_waves_ = 0;
   Buf keys_[2], vals_[2], buckets_, seg_keys_, seg_vals_, wsum_, counts_, offsets_, piece_keys_[2],
-      piece_vals_[2], flag1_, flag2_, off1_, off2_, idx1_, idx2_, prog_tmp_, prog_pref_;
+      piece_vals_[2], flag1_, flag2_, off1_, off2_, idx1_, idx2_, prog_tmp_, prog_pref_, ba_keys_[2],
+      ba_items_[2], ba_cnt_[2], ba_pref_, ba_prod_, ba_gpref_, ba_mask_, ba_np_, ba_npo_;
 };
 
 }  // namespace cuzk::cuda::msm_detail
