@@ -369,15 +369,18 @@ struct AccumulateK {
 // by rounds of pairwise additions: in a round the items of the slice's list are paired greedily from
 // the front (i, i + 1) when their keys are equal, and every pair becomes one affine sum. The slope
 // λ = (y_Q − y_P)/(x_Q − x_P) of a pair needs an inversion; a round inverts all the denominators of a
-// wave of slices at once (Montgomery's trick in two levels: per slice a prefix product, BaPrepK; per
-// group of kBaGroup slices one inversion, BaInvK; back-substitution in BaFinishK), which makes an
-// addition cost about 6 products (1 prefix, 2 back-substitution, 3 for the point) instead of the 10
-// of an XYZZ mixed addition. When no pair is left (or after the round limit), BaFlushK sums what is
-// left of each run with XYZZ additions and writes whole runs and pieces exactly as AccumulateK does.
-// Lists live in wave buffers of K items per slice, strided (item i of slice lt at i·T + lt) so that a
-// warp's accesses are contiguous; round 0 reads the sorted pairs and the bases directly.
+// wave of slices at once (Montgomery's trick in two levels: per slice the suffix products of its
+// denominators, BaWave::prep; per group of kBaGroup slices one inversion, BaInvK; back-substitution
+// in BaWave::finish), which makes an addition cost about 6 products (1 suffix product, 2 for the
+// back-substitution, 3 for the point) instead of the 10 of an XYZZ mixed addition. After the last
+// round what is left of each run is summed with XYZZ additions and written, whole runs and pieces,
+// exactly as AccumulateK does. A wave runs BaPrepK, then (BaInvK, BaStepK) per round with no host
+// synchronisation: BaStepK finishes round r and prepares round r + 1 (or flushes after the last).
+// Lists live in one wave buffer of K items per slice, strided (item i of slice lt at i·T + lt) so that
+// a warp's accesses are contiguous, and are rewritten in place (the sums go forward, never past what
+// is still to be read); round 0 reads the sorted pairs and the bases directly.
 
-inline constexpr uint32_t kBaGroup = 16;  ///< slices whose prefix products share one inversion
+inline constexpr uint32_t kBaGroup = 16;  ///< slices whose denominators share one inversion
 
 /// How the sum of two affine points of a pair is formed.
 enum BaKind : uint32_t { kBaAdd, kBaDbl, kBaFirst, kBaSecond, kBaInf };
@@ -418,10 +421,10 @@ CUZK_HD Affine<F> ba_sum(const Affine<F>& p, const Affine<F>& q, BaKind kind, co
   return {x3, pmul(lam, p.x - x3) - p.y};
 }
 
-/// The state of one wave of T slices, starting at slice t0 of the level-1 input (the sorted keys and
-/// values over the bases, M entries, slices of K ≤ 64). in_items null: the lists are the slices
-/// themselves (round 0), up to the first zero_key; else item i of slice lt is in_keys/in_items[i·T + lt]
-/// and the list has in_cnt[lt] items.
+/// One wave of T slices, starting at slice t0 of the level-1 input (the sorted keys and values over
+/// the bases, M entries, slices of K ≤ 64), and its buffers. `sorted`: the lists are still the slices
+/// themselves (round 0), up to the first zero_key; else slice lt's list has cnt[lt] items, item i at
+/// ikeys/items[i·T + lt].
 template <class F>
 struct BaWave {
   const uint32_t* keys;
@@ -431,85 +434,122 @@ struct BaWave {
   uint32_t K;
   uint32_t zero_key;
   size_t t0, T;
-  const uint32_t* in_keys;
-  const Affine<F>* in_items;
-  const uint32_t* in_cnt;
-  uint32_t* out_keys;
-  Affine<F>* out_items;
-  uint32_t* out_cnt;
-  F* pref;           ///< [p·T + lt]: product of the denominators of slice lt's pairs before pair p
-  F* prod;           ///< [lt]: product of all of slice lt's denominators, then (BaInvK) its inverse
-  F* gpref;          ///< [lt]: product of prod over the slices of lt's group before lt
-  uint64_t* mask;    ///< [lt]: bit i set when items i and i + 1 form a pair
-  uint32_t* npairs;  ///< [lt]: pairs of slice lt; [T] = 0 (for the exclusive scan)
+  bool sorted;
+  uint32_t* ikeys;
+  Affine<F>* items;
+  uint32_t* cnt;
+  F* pref;         ///< [q·T + lt]: product of the denominators of slice lt's pairs after pair q
+  F* prod;         ///< [lt]: product of all of slice lt's denominators, then (BaInvK) its inverse
+  F* gpref;        ///< [lt]: product of prod over the slices of lt's group before lt
+  uint64_t* mask;  ///< [lt]: bit i set when items i and i + 1 form a pair
 
   CUZK_HD uint32_t count(size_t lt) const {
-    if (in_items) return in_cnt[lt];
+    if (!sorted) return cnt[lt];
     const size_t s = (t0 + lt) * K, e = s + K < M ? s + K : M;
     uint32_t n = (uint32_t)(e - s);
     while (n > 0 && key_at(keys, s + n - 1) == zero_key) n--;
     return n;
   }
   CUZK_HD uint32_t key(size_t lt, uint32_t i) const {
-    return in_items ? in_keys[(size_t)i * T + lt] : key_at(keys, (t0 + lt) * K + i);
+    return sorted ? key_at(keys, (t0 + lt) * K + i) : ikeys[(size_t)i * T + lt];
   }
-  CUZK_HD Affine<F> point(size_t lt, uint32_t i) const {
-    if (in_items) return ld(in_items + (size_t)i * T + lt);
+  /// Item i; `fresh`: the item may have been written by this kernel (no read-only cache).
+  CUZK_HD Affine<F> point(size_t lt, uint32_t i, bool fresh) const {
+    if (!sorted) return fresh ? items[(size_t)i * T + lt] : ld(items + (size_t)i * T + lt);
     const uint32_t v = vals[(t0 + lt) * K + i];
     Affine<F> p = ld(bases + (v & ~kSignBit));
     if (v & kSignBit) p = -p;
     return p;
   }
-};
 
-/// Round, step 1: pairs slice lt's list, stores the prefix products of the denominators and the total.
-template <class F>
-struct BaPrepK {
-  BaWave<F> w;
-  CUZK_HD void operator()(size_t lt) const {
-    if (lt >= w.T) {
-      w.npairs[lt] = 0;
-      return;
-    }
-    const uint32_t n = w.count(lt);
-    F acc = F::one();
-    uint64_t mask = 0;
-    uint32_t np = 0;
-    uint32_t k = n ? w.key(lt, 0) : 0;
+  /// Pairs slice lt's list of n items; stores the pair mask, the suffix products of the denominators
+  /// and their total (1 when there is no pair).
+  CUZK_HD void prep(size_t lt, uint32_t n, bool fresh) const {
+    uint64_t m = 0;
     for (uint32_t i = 0; i + 1 < n;) {
-      const uint32_t k1 = w.key(lt, i + 1);
-      if (k1 == k) {
-        F den;
-        ba_classify(w.point(lt, i), w.point(lt, i + 1), den);
-        w.pref[(size_t)np * w.T + lt] = acc;
-        acc = pmul(acc, den);
-        mask |= uint64_t{1} << i;
-        np++;
+      if (key(lt, i) == key(lt, i + 1)) {
+        m |= uint64_t{1} << i;
         i += 2;
-        if (i < n) k = w.key(lt, i);
       } else {
-        k = k1;
         i++;
       }
     }
-    w.prod[lt] = acc;
-    w.mask[lt] = mask;
-    w.npairs[lt] = np;
+    F acc = F::one();
+    uint32_t q = (uint32_t)std::popcount(m);
+    for (uint32_t j = n; j >= 2;) {
+      if ((m >> (j - 2)) & 1) {
+        F den;
+        ba_classify(point(lt, j - 2, fresh), point(lt, j - 1, fresh), den);
+        pref[(size_t)--q * T + lt] = acc;
+        acc = pmul(acc, den);
+        j -= 2;
+      } else {
+        j--;
+      }
+    }
+    prod[lt] = acc;
+    mask[lt] = m;
+  }
+
+  /// Finishes slice lt's pairs (prod[lt] holds the inverse of their total) and writes the new list
+  /// to the wave buffer, forward; returns its length.
+  CUZK_HD uint32_t finish(size_t lt) const {
+    const uint32_t n = count(lt);
+    const uint64_t m = mask[lt];
+    if (!sorted && m == 0) return n;  // nothing paired: the list stays as it is
+    F inv = prod[lt];
+    uint32_t o = 0, q = 0;
+    for (uint32_t i = 0; i < n; o++) {
+      const size_t slot = (size_t)o * T + lt;
+      if ((m >> i) & 1) {
+        const Affine<F> a = point(lt, i, false), b = point(lt, i + 1, false);
+        F den;
+        const BaKind kind = ba_classify(a, b, den);
+        const F dinv = pmul(inv, ld(pref + (size_t)q * T + lt));
+        inv = pmul(inv, den);
+        const uint32_t k = key(lt, i);
+        items[slot] = ba_sum(a, b, kind, dinv);
+        ikeys[slot] = k;
+        q++;
+        i += 2;
+      } else {
+        if (sorted || o != i) {
+          const Affine<F> a = point(lt, i, false);
+          const uint32_t k = key(lt, i);
+          items[slot] = a;
+          ikeys[slot] = k;
+        }
+        i++;
+      }
+    }
+    cnt[lt] = o;
+    return o;
   }
 };
 
-/// Round, step 2: thread g inverts the product of the totals of slices [g·kBaGroup, …) and turns
-/// every prod[lt] of the group into its inverse.
+/// Round 0, step 1: BaWave::prep on the sorted slices.
+template <class F>
+struct BaPrepK {
+  BaWave<F> w;
+  CUZK_HD void operator()(size_t lt) const { w.prep(lt, w.count(lt), false); }
+};
+
+/// Step 2 of every round: thread g inverts the product of the totals of slices [g·kBaGroup, …) and
+/// turns every prod[lt] of the group into its inverse (nothing to do when all of them are 1).
 template <class F>
 struct BaInvK {
   BaWave<F> w;
   CUZK_HD void operator()(size_t g) const {
     const size_t lo = g * kBaGroup, hi = lo + kBaGroup < w.T ? lo + kBaGroup : w.T;
     F acc = F::one();
+    bool ones = true;
     for (size_t lt = lo; lt < hi; lt++) {
+      const F p = w.prod[lt];
+      ones = ones && p.is_one();
       w.gpref[lt] = acc;
-      acc = pmul(acc, w.prod[lt]);
+      acc = pmul(acc, p);
     }
+    if (ones) return;
     F inv = field_inverse(acc);
     for (size_t lt = hi; lt-- > lo;) {
       const F p = w.prod[lt];
@@ -519,67 +559,43 @@ struct BaInvK {
   }
 };
 
-/// Round, step 3: walks slice lt's list backwards, finishes every pair with its inverted denominator
-/// and writes the new list (pair sums and unpaired items, in order) to the out buffers.
-template <class F>
-struct BaFinishK {
-  BaWave<F> w;
-  CUZK_HD void operator()(size_t lt) const {
-    const uint32_t n = w.count(lt), np = w.npairs[lt];
-    const uint64_t mask = w.mask[lt];
-    F inv = w.prod[lt];
-    uint32_t o = n - np, p = np, j = n;
-    while (j > 0) {
-      o--;
-      const size_t slot = (size_t)o * w.T + lt;
-      if (j >= 2 && ((mask >> (j - 2)) & 1)) {
-        p--;
-        const Affine<F> a = w.point(lt, j - 2), b = w.point(lt, j - 1);
-        F den;
-        const BaKind kind = ba_classify(a, b, den);
-        const F dinv = pmul(inv, ld(w.pref + (size_t)p * w.T + lt));
-        inv = pmul(inv, den);
-        w.out_items[slot] = ba_sum(a, b, kind, dinv);
-        w.out_keys[slot] = w.key(lt, j - 2);
-        j -= 2;
-      } else {
-        w.out_items[slot] = w.point(lt, j - 1);
-        w.out_keys[slot] = w.key(lt, j - 1);
-        j -= 1;
-      }
-    }
-    w.out_cnt[lt] = n - np;
-  }
-};
-
-/// Last step: sums what is left of each run of slice t0 + lt with XYZZ mixed additions and writes
-/// whole runs to dest and crossing runs to the pieces, as AccumulateK does for the same slice.
+/// Step 3 of round r: finishes the round for slice t0 + lt; then prepares round r + 1 (`last` false)
+/// or sums what is left of each run with XYZZ mixed additions and writes whole runs to dest and
+/// crossing runs to the pieces, as AccumulateK does for the same slice.
 template <class F, class Ops>
-struct BaFlushK {
-  BaWave<F> w;
+struct BaStepK {
+  BaWave<F> w;  // the round's state (sorted in round 0)
+  bool last;
   const uint32_t* offsets;
   XYZZ<F>* dest;
   uint32_t* piece_keys;
   XYZZ<F>* piece_vals;
   CUZK_HD void operator()(size_t lt) const {
+    const uint32_t n = w.finish(lt);
+    BaWave<F> v = w;
+    v.sorted = false;
+    if (!last) {
+      v.prep(lt, n, true);
+      return;
+    }
     const size_t t = w.t0 + lt, s = t * w.K, e = s + w.K < w.M ? s + w.K : w.M;
-    const uint32_t first = key_at(w.keys, s), last = key_at(w.keys, e - 1);
+    const uint32_t first = key_at(w.keys, s), last_key = key_at(w.keys, e - 1);
     if (first == w.zero_key) return;
     const bool H = s > 0 && key_at(w.keys, s - 1) == first;
-    const bool T = e < w.M && last != w.zero_key && key_at(w.keys, e) == last;
-    const uint32_t o = offsets[t], n = w.count(lt);
-    uint32_t cur = w.key(lt, 0);
+    const bool T = e < w.M && last_key != w.zero_key && key_at(w.keys, e) == last_key;
+    const uint32_t o = offsets[t];
+    uint32_t cur = v.key(lt, 0);
     bool first_run = true;
-    XYZZ<F> acc = XYZZ<F>::from_affine(w.point(lt, 0));
+    XYZZ<F> acc = XYZZ<F>::from_affine(v.point(lt, 0, true));
     for (uint32_t i = 1; i < n; i++) {
-      const uint32_t k = w.key(lt, i);
+      const uint32_t k = v.key(lt, i);
       if (k != cur) {
         emit_run(cur, acc, first_run && H, false, H, o, dest, piece_keys, piece_vals);
         first_run = false;
         cur = k;
-        acc = XYZZ<F>::from_affine(w.point(lt, i));
+        acc = XYZZ<F>::from_affine(v.point(lt, i, true));
       } else {
-        acc = Ops::madd(acc, w.point(lt, i));
+        acc = Ops::madd(acc, v.point(lt, i, true));
       }
     }
     emit_run(cur, acc, first_run && H, T, H, o, dest, piece_keys, piece_vals);
@@ -738,9 +754,9 @@ class Engine {
   /// average at least `r` (default kBaMinRun; 0: always).
   void set_ba_min_run(size_t r) { ba_min_run_ = r; }
   static constexpr size_t kBaMinRun = 4;
-  /// Wave-buffer bytes per sorted pair of batch-affine accumulation: two lists of items and keys, half
-  /// a prefix product, and the per-slice state (≤ 1/2 a field element and 20 bytes per pair).
-  static constexpr size_t ba_item_bytes() { return 2 * (sizeof(A) + 4) + sizeof(F) / 2 + sizeof(F) + 20; }
+  /// Wave-buffer bytes per sorted pair of batch-affine accumulation: the list (an item and its key),
+  /// half a suffix product, and the per-slice state (two field elements and 12 bytes per slice of ≥ 32).
+  static constexpr size_t ba_item_bytes() { return sizeof(A) + 4 + sizeof(F) / 2 + (2 * sizeof(F) + 12) / 32 + 1; }
   /// Bounds the scratch of a Pippenger call (batch_bytes, plus the 0/1 split's buffers when held) to
   /// `bytes` by sorting fewer windows at a time; 0 leaves only max_pairs as the bound. One window per
   /// batch is the least it goes down to.
@@ -968,39 +984,30 @@ class Engine {
     // entries once M > K, and none when one slice holds everything.
   }
 
-  /// Level 1 of the bucket sums by batch-affine accumulation (see the comment above BaPrepK), wave by
+  /// Level 1 of the bucket sums by batch-affine accumulation (see the comment above kBaGroup), wave by
   /// wave; the pieces go to (piece_keys, piece_vals) at the slices' offsets.
   template <class Ops>
   void ba_level1(const uint32_t* keys, const uint32_t* vals, const A* bases, size_t M, uint32_t K,
                  uint32_t zero_key, const uint32_t* offsets, X* dest, uint32_t* piece_keys, X* piece_vals) {
     const size_t chunks = (M + K - 1) / K, TW = ba_wave_slices(M, K, ba_wave_items_);
-    uint32_t* lk[2] = {be_.template ensure<uint32_t>(ba_keys_[0], TW * K),
-                       be_.template ensure<uint32_t>(ba_keys_[1], TW * K)};
-    A* li[2] = {be_.template ensure<A>(ba_items_[0], TW * K), be_.template ensure<A>(ba_items_[1], TW * K)};
-    uint32_t* lc[2] = {be_.template ensure<uint32_t>(ba_cnt_[0], TW), be_.template ensure<uint32_t>(ba_cnt_[1], TW)};
+    // a run of a slice is reduced to one item after bit_width(K − 1) rounds; more are never needed
+    const int rounds = std::min(ba_rounds_, (int)std::bit_width(K - 1));
+    uint32_t* ik = be_.template ensure<uint32_t>(ba_keys_, TW * K);
+    A* it = be_.template ensure<A>(ba_items_, TW * K);
+    uint32_t* cnt = be_.template ensure<uint32_t>(ba_cnt_, TW);
     F* pref = be_.template ensure<F>(ba_pref_, TW * (K / 2));
     F* prod = be_.template ensure<F>(ba_prod_, TW);
     F* gpref = be_.template ensure<F>(ba_gpref_, TW);
     uint64_t* mask = be_.template ensure<uint64_t>(ba_mask_, TW);
-    uint32_t* np = be_.template ensure<uint32_t>(ba_np_, TW + 1);
-    uint32_t* npo = be_.template ensure<uint32_t>(ba_npo_, TW + 1);
     for (size_t t0 = 0; t0 < chunks; t0 += TW) {
       const size_t T = std::min(TW, chunks - t0);
-      BaWave<F> w{keys, vals, bases, M, K, zero_key, t0, T, nullptr, nullptr, nullptr, nullptr, nullptr,
-                  nullptr, pref, prod, gpref, mask, np};
-      for (int r = 0; r < ba_rounds_; r++) {
-        be_.launch(BaPrepK<F>{w}, T + 1);
-        if (be_.scan(np, npo, T + 1) == 0) break;
+      BaWave<F> w{keys, vals, bases, M, K, zero_key, t0, T, true, ik, it, cnt, pref, prod, gpref, mask};
+      be_.launch(BaPrepK<F>{w}, T);
+      for (int r = 0; r < rounds; r++) {
         be_.launch(BaInvK<F>{w}, (T + kBaGroup - 1) / kBaGroup);
-        w.out_keys = lk[r & 1];
-        w.out_items = li[r & 1];
-        w.out_cnt = lc[r & 1];
-        be_.launch(BaFinishK<F>{w}, T);
-        w.in_keys = w.out_keys;
-        w.in_items = w.out_items;
-        w.in_cnt = w.out_cnt;
+        be_.launch(BaStepK<F, Ops>{w, r + 1 == rounds, offsets, dest, piece_keys, piece_vals}, T);
+        w.sorted = false;
       }
-      be_.launch(BaFlushK<F, Ops>{w, offsets, dest, piece_keys, piece_vals}, T);
       ba_waves_++;
     }
   }
@@ -1009,9 +1016,8 @@ class Engine {
   std::vector<Buf*> pippenger_buffers() {
     return {&keys_[0],       &keys_[1],       &vals_[0],       &vals_[1],       &buckets_,  &seg_keys_,
             &seg_vals_,      &counts_,        &offsets_,       &piece_keys_[0], &piece_keys_[1],
-            &piece_vals_[0], &piece_vals_[1], &ba_keys_[0],    &ba_keys_[1],    &ba_items_[0],
-            &ba_items_[1],   &ba_cnt_[0],     &ba_cnt_[1],     &ba_pref_,       &ba_prod_,  &ba_gpref_,
-            &ba_mask_,       &ba_np_,         &ba_npo_};
+            &piece_vals_[0], &piece_vals_[1], &ba_keys_,       &ba_items_,      &ba_cnt_,
+            &ba_pref_,       &ba_prod_,       &ba_gpref_,      &ba_mask_};
   }
   size_t pippenger_bytes() {
     size_t s = 0;
@@ -1038,13 +1044,13 @@ class Engine {
   Be& be_;
   int variant_ = 0;
   size_t scratch_budget_ = 0;
-  int ba_rounds_ = 8;                        // K ≤ 64: at most 6 rounds are ever needed
-  size_t ba_wave_items_ = size_t{1} << 22;   // ~1 GiB of wave buffers on G1, ~1.9 GiB on G2
+  int ba_rounds_ = 4;                       // the rest of a run (~1/16 of it) is summed in XYZZ
+  size_t ba_wave_items_ = size_t{1} << 23;  // ~1.0 GiB of wave buffers on G1, ~2.0 GiB on G2
   size_t ba_min_run_ = kBaMinRun;
   size_t ba_waves_ = 0;
   Buf keys_[2], vals_[2], buckets_, seg_keys_, seg_vals_, wsum_, counts_, offsets_, piece_keys_[2],
-      piece_vals_[2], flag1_, flag2_, off1_, off2_, idx1_, idx2_, prog_tmp_, prog_pref_, ba_keys_[2],
-      ba_items_[2], ba_cnt_[2], ba_pref_, ba_prod_, ba_gpref_, ba_mask_, ba_np_, ba_npo_;
+      piece_vals_[2], flag1_, flag2_, off1_, off2_, idx1_, idx2_, prog_tmp_, prog_pref_, ba_keys_,
+      ba_items_, ba_cnt_, ba_pref_, ba_prod_, ba_gpref_, ba_mask_;
 };
 
 }  // namespace cuzk::cuda::msm_detail
