@@ -754,6 +754,8 @@ class Engine {
   /// average at least `r` (default kBaMinRun; 0: always).
   void set_ba_min_run(size_t r) { ba_min_run_ = r; }
   static constexpr size_t kBaMinRun = 4;
+  /// The scratch budget shrinks batch-affine waves down to this many pairs, then falls back to XYZZ.
+  static constexpr size_t kBaMinWave = 1024;
   /// Wave-buffer bytes per sorted pair of batch-affine accumulation: the list (an item and its key),
   /// half a suffix product, and the per-slice state (two field elements and 12 bytes per slice of ≥ 32).
   static constexpr size_t ba_item_bytes() { return sizeof(A) + 4 + sizeof(F) / 2 + (2 * sizeof(F) + 12) / 32 + 1; }
@@ -808,13 +810,15 @@ class Engine {
     max_pairs = std::min(max_pairs, size_t{1} << 30);  // sort sizes stay below 2^31
     int wb = (int)std::clamp<size_t>(max_pairs / m, 1, (size_t)W);
     // batch-affine when one window averages ba_min_run_ scalars per bucket
-    const bool ba = variant_ == 2 && m >= ba_min_run_ * B;
-    const size_t ba_items = ba ? ba_wave_items_ : 0;
+    size_t ba_items = variant_ == 2 && m >= ba_min_run_ * B ? ba_wave_items_ : 0;
     if (scratch_budget_) {
       // the 0/1 split's classification and index buffers stay allocated beside the batch
       const size_t held = split_bytes();
       const size_t budget = scratch_budget_ > held ? scratch_budget_ - held : 0;
       while (wb > 1 && batch_bytes(m, c, wb, ba_items) > budget) wb--;
+      // then smaller batch-affine waves, and XYZZ when even the smallest does not fit
+      while (ba_items > kBaMinWave && batch_bytes(m, c, wb, ba_items) > budget) ba_items /= 2;
+      if (ba_items && batch_bytes(m, c, wb, ba_items) > budget) ba_items = 0;
       // buffers only grow: drop those of an earlier, larger batch rather than keep both sizes
       if (held + pippenger_bytes() > scratch_budget_ && pippenger_bytes() > batch_bytes(m, c, wb, ba_items))
         for (Buf* b : pippenger_buffers()) be_.free(*b);
@@ -838,7 +842,7 @@ class Engine {
       be_.zero(buckets, (size_t)nb * B);
       be_.phase("bucket sums");
       const uint32_t K1 = level1_slice(M);
-      segmented_sum<Ops>(keys, AffineSrc<F, Ops>{bases, vals}, M, K1, zero_key, buckets, ba);
+      segmented_sum<Ops>(keys, AffineSrc<F, Ops>{bases, vals}, M, K1, zero_key, buckets, ba_items);
 
       // Segments of L buckets, aiming at ~64K threads.
       uint32_t L = 1;
@@ -943,10 +947,11 @@ class Engine {
   using Buf = typename Be::Buffer;
 
   /// Reduces the sorted (keys, src) entries by key into dest (see the file comment, step 3).
-  /// ba: level 1 by batch-affine accumulation (Src must be AffineSrc; K ≤ 64).
+  /// ba_items > 0: level 1 by batch-affine accumulation in waves of about that many pairs (Src must
+  /// be AffineSrc; K ≤ 64).
   template <class Ops, class Src>
   void segmented_sum(const uint32_t* keys, Src src, size_t M, uint32_t K, uint32_t zero_key, X* dest,
-                     bool ba = false) {
+                     size_t ba_items = 0) {
     // Level 1 reads `src`; later levels read the pieces of the previous level (ping-pong buffers).
     const uint32_t* in_keys = keys;
     int cur = -1;
@@ -960,10 +965,10 @@ class Engine {
       const int nxt = cur == 0 ? 1 : 0;
       uint32_t* pk = be_.template ensure<uint32_t>(piece_keys_[nxt], total ? total : 1);
       X* pv = be_.template ensure<X>(piece_vals_[nxt], total ? total : 1);
-      if (level1 && ba) {
+      if (level1 && ba_items) {
         // instantiated for variant 2's point operations only (each instance is a set of device kernels)
         if constexpr (std::is_same_v<Src, AffineSrc<F, Ops>> && std::is_same_v<Ops, AltOps>) {
-          ba_level1<Ops>(in_keys, src.vals, src.bases, M, K, zero_key, offs, dest, pk, pv);
+          ba_level1<Ops>(in_keys, src.vals, src.bases, M, K, zero_key, offs, dest, pk, pv, ba_items);
         }
       } else if (level1) {
         be_.launch(AccumulateK<F, Src>{in_keys, src, M, K, zero_key, offs, dest, pk, pv}, chunks);
@@ -984,12 +989,13 @@ class Engine {
     // entries once M > K, and none when one slice holds everything.
   }
 
-  /// Level 1 of the bucket sums by batch-affine accumulation (see the comment above kBaGroup), wave by
-  /// wave; the pieces go to (piece_keys, piece_vals) at the slices' offsets.
+  /// Level 1 of the bucket sums by batch-affine accumulation (see the comment above kBaGroup), in waves
+  /// of wave_items pairs (whole slices); the pieces go to (piece_keys, piece_vals) at the slices' offsets.
   template <class Ops>
   void ba_level1(const uint32_t* keys, const uint32_t* vals, const A* bases, size_t M, uint32_t K,
-                 uint32_t zero_key, const uint32_t* offsets, X* dest, uint32_t* piece_keys, X* piece_vals) {
-    const size_t chunks = (M + K - 1) / K, TW = ba_wave_slices(M, K, ba_wave_items_);
+                 uint32_t zero_key, const uint32_t* offsets, X* dest, uint32_t* piece_keys, X* piece_vals,
+                 size_t wave_items) {
+    const size_t chunks = (M + K - 1) / K, TW = ba_wave_slices(M, K, wave_items);
     // a run of a slice is reduced to one item after bit_width(K − 1) rounds; more are never needed
     const int rounds = std::min(ba_rounds_, (int)std::bit_width(K - 1));
     uint32_t* ik = be_.template ensure<uint32_t>(ba_keys_, TW * K);

@@ -487,9 +487,36 @@ TEST(GpuMsmEmulated, BatchAffineMatchesHost) {
       EXPECT_TRUE(same_point(emu_ba(b, s, 2, 8, 32), naive_msm(b, s))) << "n = " << b.size();
     }
   }
-  // the batch-affine wave buffers still fit the 4 GiB bound at 2^26 (one window per batch)
+  // the batch-affine wave buffers of the default wave still fit the 4 GiB bound at 2^26 (one window per
+  // batch); at 2^27 they do not, and the budget shrinks the wave
   using Eng = Engine<HostBackend, Fp>;
-  EXPECT_LE(Eng::batch_bytes(size_t{1} << 26, 22, 1, size_t{1} << 22), size_t{4} << 30);
+  EXPECT_LE(Eng::batch_bytes(size_t{1} << 26, 22, 1, size_t{1} << 23), size_t{4} << 30);
+  EXPECT_GT(Eng::batch_bytes(size_t{1} << 27, 22, 1, size_t{1} << 23), size_t{4} << 30);
+  EXPECT_LE(Eng::batch_bytes(size_t{1} << 27, 22, 1, size_t{1} << 22), size_t{4} << 30);
+}
+
+TEST(GpuMsmEmulated, BatchAffineScratchBudget) {
+  // A budget that holds one window and a wave of 1024 pairs: the wave shrinks to fit (several waves per
+  // window), the result stays exact and the scratch kept stays within the budget; a budget without room
+  // for the smallest wave falls back to XYZZ accumulation.
+  using Eng = Engine<HostBackend, Fp>;
+  const size_t n = 3000;
+  const int c = 7;
+  auto b = nasty_bases<Fp>(n, 850);
+  auto s = make_scalars(Dist::kUniform, n, 851);
+  const auto want = host_msm(b, s);
+  for (size_t extra : {size_t{1024}, size_t{0}}) {
+    HostBackend be;
+    Eng eng(be);
+    eng.set_variant(2);
+    const size_t budget = Eng::batch_bytes(n, c, 1, extra);
+    eng.set_scratch_budget(budget);
+    EXPECT_TRUE(same_point(eng.pippenger(b.data(), s.data(), nullptr, n, c), want)) << extra;
+    EXPECT_LE(eng.scratch_bytes(), budget) << extra;
+    const size_t windows = cuda::msm_detail::num_windows(c);
+    if (extra) EXPECT_GE(eng.ba_waves(), 3 * windows) << "3000 pairs per window in waves of 1024";
+    else EXPECT_EQ(eng.ba_waves(), 0u) << "no room for a wave: XYZZ";
+  }
 }
 
 TEST(GpuMsmEmulated, BatchAffineG2) {
