@@ -15,7 +15,9 @@
 //     emitted (key, partial sum) to a compacted list (counts + exclusive scan), which is again sorted
 //     by key and reduced the same way until no piece is left. Every thread does K additions
 //     whatever the distribution of the scalars: skew (all scalars equal → one bucket) only adds a
-//     few short levels.
+//     few short levels. Variant 2 does level 1 by batch-affine accumulation instead (affine pairing
+//     rounds with shared inversions, see the comment above kBaGroup), with the same whole runs and
+//     pieces as its result.
 //  4. BucketReduceK: per window, buckets split into segments of L; a segment computes
 //     Σ (idx − lo + 1)·S_idx by the running sum and adds lo·(Σ S_idx); the segment results are
 //     reduced per window by the same segmented sum (key = window).

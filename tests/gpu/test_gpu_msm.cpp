@@ -628,6 +628,86 @@ TEST(GpuMsmG1, ScratchBudgetFromEnvironment) {
   EXPECT_LE(msm.scratch_bytes(), Eng::batch_bytes(n, 10, 1) + (size_t{32} << 20));
 }
 
+/// Sets environment variable `name` for the lifetime of the object (restoring what was there).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (had_) setenv(name_, old_.c_str(), 1);
+    else unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+TEST(GpuMsmG1, BatchAffineEnvironment) {
+  REQUIRE_GPU();
+  for (const char* var : {"CUZK_MSM_BA_ROUNDS", "CUZK_MSM_BA_WAVE"}) {
+    for (const char* bad : {"0", "x", "-3", "99999999999999"}) {
+      ScopedEnv e(var, bad);
+      try {
+        cuda::MsmG1 msm;
+        ADD_FAILURE() << "accepted " << var << "=" << bad;
+      } catch (const Error& err) {
+        EXPECT_EQ(err.code(), ErrorCode::kInvalidArgument) << var << "=" << bad;
+        EXPECT_NE(std::string(err.what()).find(var), std::string::npos) << err.what();
+      }
+    }
+  }
+}
+
+TEST(GpuMsmG1, BatchAffineMatchesHost) {
+  REQUIRE_GPU();
+  // variant 2 whatever the default: skewed scalars and nasty bases, round limits, waves of 2^12 pairs
+  ScopedEnv v("CUZK_MSM_VARIANT", "2");
+  const size_t n = 1 << 14;
+  for (const char* rounds : {"1", "3", "6"}) {
+    ScopedEnv r("CUZK_MSM_BA_ROUNDS", rounds);
+    ScopedEnv w("CUZK_MSM_BA_WAVE", "4096");
+    cuda::MsmG1 msm;
+    auto b = nasty_bases<Fp>(n, 161);
+    msm.set_bases(b);
+    for (Dist d : kAllDists) {
+      auto s = make_scalars(d, n, 170 + (int)d);
+      EXPECT_TRUE(same_point(msm.msm(s), host_msm(b, s))) << dist_name(d) << ", rounds " << rounds;
+    }
+  }
+  // 2^22 with the default rounds and wave, against the closed form
+  std::mt19937_64 rng(181);
+  const G1Affine a = random_point<Fp>(rng), bb = random_point<Fp>(rng);
+  const size_t N = size_t{1} << 22;
+  cuda::MsmG1 msm;
+  msm.set_bases_progression(a, bb, N);
+  cuda::DeviceScalars ds;
+  for (Dist d : {Dist::kUniform, Dist::kAllEqual}) {
+    auto s = d == Dist::kUniform ? uniform_scalars(N, 182) : make_scalars(d, N, 183);
+    ds.upload(s);
+    EXPECT_TRUE(same_point(msm.msm_device(ds.data(), N), closed_form(a, bb, s))) << dist_name(d) << " 2^22";
+  }
+}
+
+TEST(GpuMsmG2, BatchAffineMatchesHost) {
+  REQUIRE_GPU();
+  ScopedEnv v("CUZK_MSM_VARIANT", "2");
+  ScopedEnv w("CUZK_MSM_BA_WAVE", "2048");
+  const size_t n = 1 << 12;
+  cuda::MsmG2 msm;
+  auto b = nasty_bases<Fp2>(n, 191);
+  msm.set_bases(b);
+  for (Dist d : {Dist::kUniform, Dist::kAllEqual, Dist::kEdges, Dist::kMostly01}) {
+    auto s = make_scalars(d, n, 192 + (int)d);
+    EXPECT_TRUE(same_point(msm.msm(s), host_msm(b, s))) << "G2 " << dist_name(d);
+  }
+}
+
 TEST(GpuMsmG1, ForcedWindowsAndBatches) {
   REQUIRE_GPU();
   const size_t n = 1 << 13;
