@@ -312,8 +312,8 @@ struct XyzzSrc {
 /// previous slice, nor `tail`, the one that continues into the next) to dest[key]; a crossing run to the
 /// slice's piece slots (out_keys, out_vals)[o + 0/1] (slot 0 is the head piece when the slice has one).
 template <class F>
-CUZK_HD void emit_run(uint32_t key, const XYZZ<F>& acc, bool head, bool tail, bool H, uint32_t o, XYZZ<F>* dest,
-                      uint32_t* out_keys, XYZZ<F>* out_vals) {
+CUZK_HD void emit_run(uint32_t key, const XYZZ<F>& acc, bool head, bool tail, bool H, uint32_t o,
+                      XYZZ<F>* dest, uint32_t* out_keys, XYZZ<F>* out_vals) {
   if (head || tail) {
     const uint32_t slot = o + ((head || !H) ? 0u : 1u);
     out_keys[slot] = key;
@@ -760,7 +760,9 @@ class Engine {
   static constexpr size_t kBaMinWave = 1024;
   /// Wave-buffer bytes per sorted pair of batch-affine accumulation: the list (an item and its key),
   /// half a suffix product, and the per-slice state (two field elements and 12 bytes per slice of ≥ 32).
-  static constexpr size_t ba_item_bytes() { return sizeof(A) + 4 + sizeof(F) / 2 + (2 * sizeof(F) + 12) / 32 + 1; }
+  static constexpr size_t ba_item_bytes() {
+    return sizeof(A) + 4 + sizeof(F) / 2 + (2 * sizeof(F) + 12) / 32 + 1;
+  }
   /// Bounds the scratch of a Pippenger call (batch_bytes, plus the 0/1 split's buffers when held) to
   /// `bytes` by sorting fewer windows at a time; 0 leaves only max_pairs as the bound. One window per
   /// batch is the least it goes down to.
@@ -1022,10 +1024,10 @@ class Engine {
 
   /// Buffers of Pippenger's batches (not the 0/1 split's) and their bytes; those of the split.
   std::vector<Buf*> pippenger_buffers() {
-    return {&keys_[0],       &keys_[1],       &vals_[0],       &vals_[1],       &buckets_,  &seg_keys_,
-            &seg_vals_,      &counts_,        &offsets_,       &piece_keys_[0], &piece_keys_[1],
-            &piece_vals_[0], &piece_vals_[1], &ba_keys_,       &ba_items_,      &ba_cnt_,
-            &ba_pref_,       &ba_prod_,       &ba_gpref_,      &ba_mask_};
+    return {&keys_[0],       &keys_[1],       &vals_[0],       &vals_[1],  &buckets_,
+            &seg_keys_,      &seg_vals_,      &counts_,        &offsets_,  &piece_keys_[0],
+            &piece_keys_[1], &piece_vals_[0], &piece_vals_[1], &ba_keys_,  &ba_items_,
+            &ba_cnt_,        &ba_pref_,       &ba_prod_,       &ba_gpref_, &ba_mask_};
   }
   size_t pippenger_bytes() {
     size_t s = 0;
@@ -1040,7 +1042,8 @@ class Engine {
 
   std::vector<Buf*> all() {
     std::vector<Buf*> v = pippenger_buffers();
-    for (Buf* b : {&wsum_, &flag1_, &flag2_, &off1_, &off2_, &idx1_, &idx2_, &prog_tmp_, &prog_pref_}) v.push_back(b);
+    for (Buf* b : {&wsum_, &flag1_, &flag2_, &off1_, &off2_, &idx1_, &idx2_, &prog_tmp_, &prog_pref_})
+      v.push_back(b);
     return v;
   }
   std::vector<const Buf*> all() const {
@@ -1057,8 +1060,8 @@ class Engine {
   size_t ba_min_run_ = kBaMinRun;
   size_t ba_waves_ = 0;
   Buf keys_[2], vals_[2], buckets_, seg_keys_, seg_vals_, wsum_, counts_, offsets_, piece_keys_[2],
-      piece_vals_[2], flag1_, flag2_, off1_, off2_, idx1_, idx2_, prog_tmp_, prog_pref_, ba_keys_,
-      ba_items_, ba_cnt_, ba_pref_, ba_prod_, ba_gpref_, ba_mask_;
+      piece_vals_[2], flag1_, flag2_, off1_, off2_, idx1_, idx2_, prog_tmp_, prog_pref_, ba_keys_, ba_items_,
+      ba_cnt_, ba_pref_, ba_prod_, ba_gpref_, ba_mask_;
 };
 
 }  // namespace cuzk::cuda::msm_detail

@@ -36,8 +36,9 @@ struct Msm<F>::Impl {
     char* end = nullptr;
     const unsigned long long v = std::strtoull(e, &end, 10);
     if (*end || *e == '-' || v == 0 || v > max)
-      throw Error(ErrorCode::kInvalidArgument, std::string(name) + " = '" + e + "': expected a number in [1, " +
-                                                   std::to_string(max) + "]");
+      throw Error(
+          ErrorCode::kInvalidArgument,
+          std::string(name) + " = '" + e + "': expected a number in [1, " + std::to_string(max) + "]");
     return (size_t)v;
   }
 
@@ -58,7 +59,8 @@ struct Msm<F>::Impl {
   /// alternative with batch-affine accumulation = 2); the environment variable CUZK_MSM_VARIANT
   /// overrides the default (for benchmarks).
   static int variant() {
-    if (const char* e = std::getenv("CUZK_MSM_VARIANT"); e && e[0] >= '0' && e[0] <= '2' && !e[1]) return e[0] - '0';
+    if (const char* e = std::getenv("CUZK_MSM_VARIANT"); e && e[0] >= '0' && e[0] <= '2' && !e[1])
+      return e[0] - '0';
     return std::is_same_v<F, Fp2> ? kDefaultVariantG2 : kDefaultVariantG1;
   }
   // Measured on an H200 (2^24, median of 5): G1 OpsCall 141.8 ms, OpsInline 135.0 ms; G2 OpsCall

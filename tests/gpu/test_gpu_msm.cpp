@@ -462,8 +462,10 @@ TEST(GpuMsmEmulated, BatchAffineMatchesHost) {
     size_t wave;
   } cfgs[] = {{8, size_t{1} << 22}, {1, 64}, {2, 96}, {8, 32}};
   std::vector<std::pair<std::string, std::vector<G1Affine>>> sets = {
-      {"random", random_bases<Fp>(n, 801)},        {"nasty", nasty_bases<Fp>(n, 802)},
-      {"all-equal", degenerate_bases<Fp>(0, n, 803)}, {"P,-P", degenerate_bases<Fp>(1, n, 804)},
+      {"random", random_bases<Fp>(n, 801)},
+      {"nasty", nasty_bases<Fp>(n, 802)},
+      {"all-equal", degenerate_bases<Fp>(0, n, 803)},
+      {"P,-P", degenerate_bases<Fp>(1, n, 804)},
       {"with-infinity", degenerate_bases<Fp>(2, n, 805)}};
   for (const auto& [name, b] : sets) {
     for (Dist d : {Dist::kUniform, Dist::kAllEqual, Dist::kSmall, Dist::kMinusOne, Dist::kMostly01}) {
@@ -474,7 +476,8 @@ TEST(GpuMsmEmulated, BatchAffineMatchesHost) {
             << name << ", " << dist_name(d) << ", rounds " << cf.rounds << ", wave " << cf.wave;
       }
       // three windows per batch: keys of several windows in one sorted array
-      EXPECT_TRUE(same_point(emu_ba(b, s, 5, 8, 256, 3 * n), want)) << name << ", " << dist_name(d) << ", batches";
+      EXPECT_TRUE(same_point(emu_ba(b, s, 5, 8, 256, 3 * n), want))
+          << name << ", " << dist_name(d) << ", batches";
     }
   }
   // tiny inputs: a single pair, a single point, P + P and P + (−P) alone
@@ -514,8 +517,10 @@ TEST(GpuMsmEmulated, BatchAffineScratchBudget) {
     EXPECT_TRUE(same_point(eng.pippenger(b.data(), s.data(), nullptr, n, c), want)) << extra;
     EXPECT_LE(eng.scratch_bytes(), budget) << extra;
     const size_t windows = cuda::msm_detail::num_windows(c);
-    if (extra) EXPECT_GE(eng.ba_waves(), 3 * windows) << "3000 pairs per window in waves of 1024";
-    else EXPECT_EQ(eng.ba_waves(), 0u) << "no room for a wave: XYZZ";
+    if (extra)
+      EXPECT_GE(eng.ba_waves(), 3 * windows) << "3000 pairs per window in waves of 1024";
+    else
+      EXPECT_EQ(eng.ba_waves(), 0u) << "no room for a wave: XYZZ";
   }
 }
 
@@ -636,8 +641,10 @@ class ScopedEnv {
     setenv(name, value, 1);
   }
   ~ScopedEnv() {
-    if (had_) setenv(name_, old_.c_str(), 1);
-    else unsetenv(name_);
+    if (had_)
+      setenv(name_, old_.c_str(), 1);
+    else
+      unsetenv(name_);
   }
   ScopedEnv(const ScopedEnv&) = delete;
   ScopedEnv& operator=(const ScopedEnv&) = delete;
