@@ -463,6 +463,20 @@ struct BaWave {
     if (v & kSignBit) p = -p;
     return p;
   }
+  /// The x of item i (`fresh` as for point).
+  CUZK_HD F point_x(size_t lt, uint32_t i, bool fresh) const {
+    if (!sorted) return fresh ? items[(size_t)i * T + lt].x : ld(&items[(size_t)i * T + lt].x);
+    return ld(&bases[vals[(t0 + lt) * K + i] & ~kSignBit].x);
+  }
+  /// The denominator of pair (i, i + 1) as ba_classify makes it, reading the y only when needed.
+  CUZK_HD F pair_den(size_t lt, uint32_t i, bool fresh) const {
+    const F xp = point_x(lt, i, fresh), xq = point_x(lt, i + 1, fresh);
+    // distinct non-zero x: neither point is the infinity (0, 0), and the slope's denominator is xq − xp
+    if (xp != xq && !xp.is_zero() && !xq.is_zero()) return xq - xp;
+    F den;
+    ba_classify(point(lt, i, fresh), point(lt, i + 1, fresh), den);
+    return den;
+  }
 
   /// Pairs slice lt's list of n items; stores the pair mask, the suffix products of the denominators
   /// and their total (1 when there is no pair).
@@ -480,10 +494,8 @@ struct BaWave {
     uint32_t q = (uint32_t)std::popcount(m);
     for (uint32_t j = n; j >= 2;) {
       if ((m >> (j - 2)) & 1) {
-        F den;
-        ba_classify(point(lt, j - 2, fresh), point(lt, j - 1, fresh), den);
         pref[(size_t)--q * T + lt] = acc;
-        acc = pmul(acc, den);
+        acc = pmul(acc, pair_den(lt, j - 2, fresh));
         j -= 2;
       } else {
         j--;
