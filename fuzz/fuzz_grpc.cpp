@@ -21,6 +21,7 @@
 // After each input every job it submitted is cancelled and must end within 5 s, and then the engine must
 // be quiet and consistent: no partition in flight, empty queues, no queued input, every submitted job
 // counted once as completed, failed or cancelled, and GetStatus and GetMetrics agreeing on the counters.
+#include <google/protobuf/stubs/logging.h>
 #include <grpcpp/grpcpp.h>
 
 #include <cctype>
@@ -75,6 +76,9 @@ struct Fixture {
   std::map<std::string, std::string> job_circuit;  ///< every job id seen → its request's circuit_id
 
   Fixture() {
+    // protobuf logs each string field with invalid UTF-8 that it refuses to parse: not a finding, and
+    // thousands of lines.
+    google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char*, int, const std::string&) {});
     cuzk::engine::EngineConfig ec;
     ec.synthesis_threads = 1;
     ec.gpu_workers_per_device = 1;

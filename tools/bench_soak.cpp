@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -108,6 +109,9 @@ struct Soak {
   std::map<std::string, unsigned> sample_errors;  ///< error texts seen (cut), for the report
   std::atomic<unsigned> next{0};
   std::atomic<bool> stop{false};
+  /// Unique to this run (request ids of an earlier run against the same daemon are its jobs').
+  const std::string run_id =
+      "soak-" + std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
 
   explicit Soak(const SoakOptions& opt) : o(opt) {
     stub = connect(o.addr);
@@ -124,10 +128,16 @@ struct Soak {
     n_failures++;
   }
 
+  /// Counts an error text, its numbers replaced by N (so that the report groups them), cut to 100 bytes.
   void note_error(const std::string& msg) {
+    std::string key;
+    for (char c : msg.substr(0, 100))
+      if (!std::isdigit((unsigned char)c))
+        key += c;
+      else if (key.empty() || key.back() != 'N')
+        key += 'N';
     std::lock_guard lk(mu);
-    if (sample_errors.size() < 40 || sample_errors.count(msg.substr(0, 100)))
-      sample_errors[msg.substr(0, 100)]++;
+    if (sample_errors.size() < 40 || sample_errors.count(key)) sample_errors[key]++;
   }
 
   v1::SubmitProofRequest request(int partitions, const std::string& witness) const {
@@ -257,7 +267,7 @@ struct Soak {
       record(resp.result());
       return valid(resp.result(), parts, what);
     }
-    if (how == 1) r.set_request_id("soak-" + std::to_string(o.seed) + "-" + std::to_string(i));
+    if (how == 1) r.set_request_id(run_id + "-" + std::to_string(i));
     std::string id;
     grpc::Status s = submit(r, &id);
     if (!s.ok()) {
@@ -326,8 +336,16 @@ struct Soak {
     } else {  // a client of its own (its own TCP connection), gone mid-call
       grpc::ChannelArguments args;
       args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
-      auto own = v1::ProvingEngine::NewStub(
-          grpc::CreateCustomChannel(o.addr, grpc::InsecureChannelCredentials(), args));
+      const auto channel = grpc::CreateCustomChannel(o.addr, grpc::InsecureChannelCredentials(), args);
+      // Mostly connected first, so that the call reaches the daemon before the client leaves; one time
+      // in four the channel is dropped while it may still connect (gRPC's client then leaves the
+      // connection open: the daemon closes it after limits.max_connection_idle_s).
+      if (rng() % 4 &&
+          !channel->WaitForConnected(std::chrono::system_clock::now() + std::chrono::seconds(10))) {
+        fail(what + ": a new connection to " + o.addr + " was not made within 10 s");
+        return false;
+      }
+      auto own = v1::ProvingEngine::NewStub(channel);
       grpc::ClientContext ctx;
       ctx.set_deadline(give_up);
       s = own->AwaitProof(&ctx, req, &first);

@@ -26,6 +26,7 @@ level = "info"
 [limits]
 max_partitions = 64
 max_queued_bytes = "1MiB"
+max_connection_idle_s = 5
 [[circuits]]
 id = "tiny"
 zkey = "$D/mul_final.zkey"
