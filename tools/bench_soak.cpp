@@ -577,8 +577,19 @@ int run_bench_soak(const SoakOptions& o, bool quiet) {
     const double rss_growth = ((double)end.rss_kib - (double)warm.rss_kib) / 1024;
     const double charged = ((double)end.memory_used - (double)warm.memory_used) / (1 << 20);
     const long long fd_growth = (long long)end.fds - (long long)warm.fds;
+    // RSS, descriptors and charged memory at every tenth of the jobs sent (the curve: flat once the
+    // retained results reach their limit).
+    nlohmann::json curve = nlohmann::json::array();
+    for (unsigned tenth = 1, at = 0; tenth <= 10; tenth++) {
+      while (at + 1 < samples.size() && samples[at].jobs_sent < o.jobs * tenth / 10) at++;
+      curve.push_back({{"jobs_sent", samples[at].jobs_sent},
+                       {"rss_mib", samples[at].rss_kib / 1024.0},
+                       {"charged_mib", samples[at].memory_used / 1048576.0},
+                       {"fds", samples[at].fds}});
+    }
     res = {
         {"samples", samples.size()},
+        {"by_jobs", curve},
         {"rss_mib",
          {{"start", first.rss_kib / 1024.0},
           {"after_warmup", warm.rss_kib / 1024.0},
