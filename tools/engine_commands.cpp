@@ -137,7 +137,50 @@ EngineCommands::EngineCommands(CLI::App& app, CLI::App& bench) {
       ->capture_default_str()
       ->check(CLI::Range(1u, 64u));
 
-  for (CLI::App* sub : {serve_, client, bench_batch_, bench_pipeline_, bench_farm_}) sub->fallthrough();
+
+  bench_soak_ = bench.add_subcommand(
+      "soak",
+      "Mixed jobs (valid, corrupt, unknown, cancelled, abandoned, oversized) against a running daemon; "
+      "checks every outcome, its counters, and with --pid its RSS and descriptors");
+  auto& k = soak_opt_;
+  bench_soak_->add_option("--addr", k.addr, "Daemon address: host:port or unix:///path.sock")
+      ->capture_default_str();
+  bench_soak_->add_option("--circuit", k.circuit, "A circom circuit id of the daemon")->capture_default_str();
+  bench_soak_->add_option("--witness", k.witness, "A valid .wtns of it")
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
+  bench_soak_->add_option("--zkey", k.zkey, "Its .zkey (the proofs are verified with its key)")
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
+  bench_soak_->add_option("--jobs", k.jobs, "Jobs to send")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  bench_soak_->add_option("--seconds", k.seconds, "Stop sending after this long (0 = no limit)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  bench_soak_->add_option("--clients", k.clients, "Concurrent clients")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 256u));
+  bench_soak_->add_option("--pid", k.pid, "The daemon's pid: check its RSS and open descriptors (/proc)");
+  bench_soak_
+      ->add_option("--max-rss-growth-mib", k.max_rss_growth_mib,
+                   "RSS growth after the warm-up allowed beyond what the daemon charges to its budget")
+      ->capture_default_str();
+  bench_soak_
+      ->add_option("--max-fd-growth", k.max_fd_growth, "Open descriptors' growth allowed after the warm-up")
+      ->capture_default_str();
+  bench_soak_->add_option("--max-id-bytes", k.max_id_bytes, "The daemon's limits.max_id_bytes")
+      ->capture_default_str();
+  bench_soak_->add_option("--max-partitions", k.max_partitions, "The daemon's limits.max_partitions")
+      ->capture_default_str();
+  bench_soak_
+      ->add_option("--max-queued-bytes", k.max_queued_bytes,
+                   "The daemon's limits.max_queued_bytes in bytes (0: send no request over it)")
+      ->capture_default_str();
+  bench_soak_->add_option("--seed", k.seed, "Seed of the job mix")->capture_default_str();
+  bench_soak_->add_option("--json", k.json, "Write the report (JSON) here too");
+
+  for (CLI::App* sub : {serve_, client, bench_batch_, bench_pipeline_, bench_farm_, bench_soak_}) sub->fallthrough();
   for (auto& [name, sub] : client_) sub->fallthrough();
 }
 
@@ -148,6 +191,7 @@ std::optional<int> EngineCommands::run(unsigned threads, bool quiet) {
   if (*bench_batch_) return run_bench_batch(client_opt_, quiet);
   if (*bench_pipeline_) return run_bench_pipeline(pipeline_opt_, threads, quiet);
   if (*bench_farm_) return run_bench_farm(farm_opt_);
+  if (*bench_soak_) return run_bench_soak(soak_opt_, quiet);
   return std::nullopt;
 }
 

@@ -46,6 +46,25 @@ struct ClientOptions {
   std::string post;
 };
 
+/// Options of `cuzk bench soak` (tools/bench_soak.cpp): the daemon's address, one circom circuit it
+/// serves (its id, a witness, its .zkey for verifying), how much to send, and the daemon's limits that
+/// the oversized requests exceed (limits.max_id_bytes, max_partitions, max_queued_bytes of its config).
+struct SoakOptions {
+  std::string addr = "127.0.0.1:9820";
+  std::string circuit = "tiny";
+  std::string witness = "tests/data/tiny/mul.wtns";
+  std::string zkey = "tests/data/tiny/mul_final.zkey";
+  unsigned jobs = 2000, clients = 4;
+  double seconds = 0;  ///< stop sending after this long (0 = when `jobs` were sent)
+  int pid = 0;         ///< the daemon's process id: its RSS, descriptors and threads are checked (0 = not)
+  double max_rss_growth_mib = 32;
+  unsigned max_fd_growth = 8;
+  unsigned max_id_bytes = 256, max_partitions = 1024;
+  uint64_t max_queued_bytes = 0;  ///< 0: no request over the queued-input limit is sent
+  uint64_t seed = 1;
+  std::string json;  ///< write the report here too
+};
+
 /// Options of `cuzk bench pipeline`.
 struct PipelineOptions {
   std::string synthetic = "porep";
@@ -73,8 +92,9 @@ int run_client(const std::string& what, const ClientOptions& o, bool quiet);
 int run_bench_batch(const ClientOptions& o, bool quiet);
 int run_bench_pipeline(const PipelineOptions& o, unsigned threads, bool quiet);
 int run_bench_farm(const FarmBenchOptions& o);
+int run_bench_soak(const SoakOptions& o, bool quiet);
 
-/// Registers the subcommands on `app` (serve, client) and `bench` (batch, pipeline).
+/// Registers the subcommands on `app` (serve, client) and `bench` (batch, pipeline, farm, soak).
 class EngineCommands {
  public:
   EngineCommands(CLI::App& app, CLI::App& bench);
@@ -83,12 +103,13 @@ class EngineCommands {
   std::optional<int> run(unsigned threads, bool quiet);
 
  private:
-  CLI::App *serve_, *bench_batch_, *bench_pipeline_, *bench_farm_;
+  CLI::App *serve_, *bench_batch_, *bench_pipeline_, *bench_farm_, *bench_soak_;
   std::vector<std::pair<std::string, CLI::App*>> client_;
   ServeOptions serve_opt_;
   ClientOptions client_opt_;
   FarmBenchOptions farm_opt_;
   PipelineOptions pipeline_opt_;
+  SoakOptions soak_opt_;
 };
 
 }  // namespace cuzk::cli

@@ -209,6 +209,7 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
     r.uint("max_id_bytes", l.max_id_bytes, 16, 1u << 20);
     r.uint("max_partitions", l.max_partitions, 1, 1u << 20);
     r.uint("max_waiting_clients", l.max_waiting_clients, 1, 1u << 16);
+    r.uint("max_connection_idle_s", l.max_connection_idle_s, 1, 86400);
     r.str("max_queued_bytes", l.max_queued);
     r.no_unknown_keys();
     if (l.max_queued != "auto") {

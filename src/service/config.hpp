@@ -36,6 +36,9 @@ struct ServiceLimits {
   uint64_t max_queued_bytes = 0;  ///< max_queued resolved (0 = auto)
   unsigned http_threads = 16;     ///< threads of the HTTP endpoint
   unsigned http_timeout_s = 2;    ///< HTTP read, write and keep-alive timeout
+  /// limits.max_connection_idle_s (ours): a gRPC connection with no call for this long is closed (a client
+  /// reconnects on its next call), so connections that clients leave open cannot pile up.
+  unsigned max_connection_idle_s = 120;
 };
 
 /// [cluster] (ours; docs/CLUSTER.md): when `database` is set, the daemon is a node of a proving farm

@@ -183,6 +183,11 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   b.SetMaxSendMessageSize(1 << 30);
   // No SO_REUSEPORT: a second daemon on the port fails to listen instead of sharing the clients.
   b.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  // Connections without a call for limits.max_connection_idle_s are closed: a client that leaves its
+  // connections open (gRPC's own client does when a channel is dropped while it connects) cannot make
+  // the daemon's descriptors grow without bound.
+  b.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS,
+                       (int)std::min<uint64_t>(uint64_t{cfg.limits.max_connection_idle_s} * 1000, INT32_MAX));
   // One thread per running call: the waiting calls are bounded by limits.max_waiting_clients, and the
   // other calls get threads beyond them.
   grpc::ResourceQuota quota("cuzk-daemon");

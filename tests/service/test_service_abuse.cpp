@@ -294,6 +294,37 @@ TEST(ServiceAbuse, WaitingClientsAreBounded) {
   d.expect_valid(r, 8);
 }
 
+// Found by the soak (tests/soak): a client that leaves connections open (gRPC's own client does when a
+// channel is dropped while it connects) made the daemon's descriptors grow for good. A connection with
+// no call for limits.max_connection_idle_s is closed now; the client reconnects on its next call.
+TEST(ServiceAbuse, IdleConnectionsAreClosed) {
+  Daemon1 d("[limits]\nmax_connection_idle_s = 1\n");
+  auto channel = grpc::CreateChannel("127.0.0.1:" + std::to_string(d.daemon->grpc_port()),
+                                     grpc::InsecureChannelCredentials());
+  auto stub = v1::ProvingEngine::NewStub(channel);
+  auto status_ok = [&] {
+    grpc::ClientContext ctx;
+    v1::GetStatusResponse gs;
+    return stub->GetStatus(&ctx, v1::GetStatusRequest(), &gs).ok();
+  };
+  ASSERT_TRUE(status_ok());
+  EXPECT_EQ(channel->GetState(false), GRPC_CHANNEL_READY);
+  // The daemon closes the idle connection (GOAWAY) after about 1 s; the client's own idle limit is 30 min.
+  const auto t0 = std::chrono::steady_clock::now();
+  while (channel->GetState(false) == GRPC_CHANNEL_READY &&
+         std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5))
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_NE(channel->GetState(false), GRPC_CHANNEL_READY) << "the idle connection is still open after 5 s";
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(500));  // not before the limit
+  EXPECT_TRUE(status_ok());  // a new connection serves the next call
+  try {
+    parse_config("[limits]\nmax_connection_idle_s = 0\n", "t.toml", kData);
+    ADD_FAILURE() << "max_connection_idle_s = 0 was accepted";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "t.toml: limits.max_connection_idle_s: must be between 1 and 86400, got 0");
+  }
+}
+
 /// A TCP connection to 127.0.0.1:port that sends `bytes` and stays open (closed by the destructor).
 struct Idle {
   Idle(int port, const std::string& bytes) {
