@@ -491,12 +491,7 @@ struct BaWave {
       }
     }
     F acc = F::one();
-#ifdef __CUDA_ARCH__
-    // std::popcount is a host function: in device code it gave 0 (pref then written at q = 2^32 − 1).
-    uint32_t q = (uint32_t)__popcll(m);
-#else
     uint32_t q = (uint32_t)std::popcount(m);
-#endif
     for (uint32_t j = n; j >= 2;) {
       if ((m >> (j - 2)) & 1) {
         pref[(size_t)--q * T + lt] = acc;
