@@ -13,10 +13,9 @@
 // through Pippenger on a compacted index list.
 //
 // Environment: CUZK_MSM_PROFILE=1 prints per-phase GPU times of every call to stderr;
-// CUZK_MSM_VARIANT=0|1|2 overrides the bucket kernels (msm_engine.hpp; 2 = batch-affine accumulation),
-// read when an Msm is constructed, as are CUZK_MSM_BA_ROUNDS (variant 2's affine rounds, 1..64) and
-// CUZK_MSM_BA_WAVE (variant 2's sorted pairs per wave, which bound its wave buffers);
-// CUZK_MSM_SCRATCH_MB overrides MsmConfig::max_scratch_bytes (MiB, 0 = unbounded), read likewise.
+// CUZK_MSM_VARIANT=0|1 overrides the point-operation policy of the bucket kernels (msm_engine.hpp),
+// read when an Msm is constructed; CUZK_MSM_SCRATCH_MB overrides MsmConfig::max_scratch_bytes (MiB, 0 =
+// unbounded), read likewise.
 #pragma once
 
 #include <cstddef>

@@ -15,9 +15,7 @@
 //     emitted (key, partial sum) to a compacted list (counts + exclusive scan), which is again sorted
 //     by key and reduced the same way until no piece is left. Every thread does K additions
 //     whatever the distribution of the scalars: skew (all scalars equal → one bucket) only adds a
-//     few short levels. Variant 2 does level 1 by batch-affine accumulation instead (affine pairing
-//     rounds with shared inversions, see the comment above kBaGroup), with the same whole runs and
-//     pieces as its result.
+//     few short levels.
 //  4. BucketReduceK: per window, buckets split into segments of L; a segment computes
 //     Σ (idx − lo + 1)·S_idx by the running sum and adds lo·(Σ S_idx); the segment results are
 //     reduced per window by the same segmented sum (key = window).
@@ -308,21 +306,6 @@ struct XyzzSrc {
   CUZK_HD XYZZ<F> add(const XYZZ<F>& acc, size_t j) const { return Ops::add(acc, ld(vals + j)); }
 };
 
-/// Writes the sum of one run of a slice: a whole run (neither `head`, the run that continues from the
-/// previous slice, nor `tail`, the one that continues into the next) to dest[key]; a crossing run to the
-/// slice's piece slots (out_keys, out_vals)[o + 0/1] (slot 0 is the head piece when the slice has one).
-template <class F>
-CUZK_HD void emit_run(uint32_t key, const XYZZ<F>& acc, bool head, bool tail, bool H, uint32_t o,
-                      XYZZ<F>* dest, uint32_t* out_keys, XYZZ<F>* out_vals) {
-  if (head || tail) {
-    const uint32_t slot = o + ((head || !H) ? 0u : 1u);
-    out_keys[slot] = key;
-    out_vals[slot] = acc;
-  } else {
-    dest[key] = acc;
-  }
-}
-
 /// One level of the segmented sum (see the file comment, step 3). Slice t sums its runs; whole runs
 /// go to dest[key], crossing runs to (out_keys, out_vals)[offsets[t] + 0/1].
 template <class F, class Src>
@@ -338,7 +321,13 @@ struct AccumulateK {
   XYZZ<F>* out_vals;
 
   CUZK_HD void flush(uint32_t key, const XYZZ<F>& acc, bool head, bool tail, bool H, uint32_t o) const {
-    emit_run(key, acc, head, tail, H, o, dest, out_keys, out_vals);
+    if (head || tail) {
+      const uint32_t slot = o + ((head || !H) ? 0u : 1u);
+      out_keys[slot] = key;
+      out_vals[slot] = acc;
+    } else {
+      dest[key] = acc;
+    }
   }
   CUZK_HD void operator()(size_t t) const {
     const size_t s = t * K, e = s + K < M ? s + K : M;
@@ -363,256 +352,6 @@ struct AccumulateK {
       }
     }
     flush(cur, acc, first_run && H, T, H, o);
-  }
-};
-
-// ---- batch-affine accumulation (variant 2) ------------------------------------------------------
-// Level 1 of the segmented sum with affine additions. Every slice (thread) reduces each of its runs
-// by rounds of pairwise additions: in a round the items of the slice's list are paired greedily from
-// the front (i, i + 1) when their keys are equal, and every pair becomes one affine sum. The slope
-// λ = (y_Q − y_P)/(x_Q − x_P) of a pair needs an inversion; a round inverts all the denominators of a
-// wave of slices at once (Montgomery's trick in two levels: per slice the suffix products of its
-// denominators, BaWave::prep; per group of kBaGroup slices one inversion, BaInvK; back-substitution
-// in BaWave::finish), which makes an addition cost about 6 products (1 suffix product, 2 for the
-// back-substitution, 3 for the point) instead of the 10 of an XYZZ mixed addition. After the last
-// round what is left of each run is summed with XYZZ additions and written, whole runs and pieces,
-// exactly as AccumulateK does. A wave runs BaPrepK, then (BaInvK, BaStepK) per round with no host
-// synchronisation: BaStepK finishes round r and prepares round r + 1 (or flushes after the last).
-// Lists live in one wave buffer of K items per slice, strided (item i of slice lt at i·T + lt) so that
-// a warp's accesses are contiguous, and are rewritten in place (the sums go forward, never past what
-// is still to be read); round 0 reads the sorted pairs and the bases directly.
-
-inline constexpr uint32_t kBaGroup = 16;  ///< slices whose denominators share one inversion
-
-/// How the sum of two affine points of a pair is formed.
-enum BaKind : uint32_t { kBaAdd, kBaDbl, kBaFirst, kBaSecond, kBaInf };
-
-/// Classifies p + q and sets `den`, the denominator of its slope (1 when no slope is needed): x_q − x_p
-/// for distinct x, 2·y_p for a doubling; p (q at infinity), q (p at infinity) or infinity (q = −p).
-template <class F>
-CUZK_HD BaKind ba_classify(const Affine<F>& p, const Affine<F>& q, F& den) {
-  den = F::one();
-  if (p.is_inf()) return kBaSecond;
-  if (q.is_inf()) return kBaFirst;
-  if (p.x != q.x) {
-    den = q.x - p.x;
-    return kBaAdd;
-  }
-  if (p.y == q.y && !p.y.is_zero()) {
-    den = p.y.dbl();
-    return kBaDbl;
-  }
-  return kBaInf;
-}
-
-/// p + q given inv = 1/den of ba_classify.
-template <class F>
-CUZK_HD Affine<F> ba_sum(const Affine<F>& p, const Affine<F>& q, BaKind kind, const F& inv) {
-  if (kind == kBaFirst) return p;
-  if (kind == kBaSecond) return q;
-  if (kind == kBaInf) return Affine<F>::infinity();
-  F num;
-  if (kind == kBaAdd) {
-    num = q.y - p.y;
-  } else {
-    const F x2 = psqr(p.x);
-    num = x2.dbl() + x2;
-  }
-  const F lam = pmul(num, inv);
-  const F x3 = psqr(lam) - p.x - q.x;
-  return {x3, pmul(lam, p.x - x3) - p.y};
-}
-
-/// One wave of T slices, starting at slice t0 of the level-1 input (the sorted keys and values over
-/// the bases, M entries, slices of K ≤ 64), and its buffers. `sorted`: the lists are still the slices
-/// themselves (round 0), up to the first zero_key; else slice lt's list has cnt[lt] items, item i at
-/// ikeys/items[i·T + lt].
-template <class F>
-struct BaWave {
-  const uint32_t* keys;
-  const uint32_t* vals;
-  const Affine<F>* bases;
-  size_t M;
-  uint32_t K;
-  uint32_t zero_key;
-  size_t t0, T;
-  bool sorted;
-  uint32_t* ikeys;
-  Affine<F>* items;
-  uint32_t* cnt;
-  F* pref;         ///< [q·T + lt]: product of the denominators of slice lt's pairs after pair q
-  F* prod;         ///< [lt]: product of all of slice lt's denominators, then (BaInvK) its inverse
-  F* gpref;        ///< [lt]: product of prod over the slices of lt's group before lt
-  uint64_t* mask;  ///< [lt]: bit i set when items i and i + 1 form a pair
-
-  CUZK_HD uint32_t count(size_t lt) const {
-    if (!sorted) return cnt[lt];
-    const size_t s = (t0 + lt) * K, e = s + K < M ? s + K : M;
-    uint32_t n = (uint32_t)(e - s);
-    while (n > 0 && key_at(keys, s + n - 1) == zero_key) n--;
-    return n;
-  }
-  CUZK_HD uint32_t key(size_t lt, uint32_t i) const {
-    return sorted ? key_at(keys, (t0 + lt) * K + i) : ikeys[(size_t)i * T + lt];
-  }
-  /// Item i; `fresh`: the item may have been written by this kernel (no read-only cache).
-  CUZK_HD Affine<F> point(size_t lt, uint32_t i, bool fresh) const {
-    if (!sorted) return fresh ? items[(size_t)i * T + lt] : ld(items + (size_t)i * T + lt);
-    const uint32_t v = vals[(t0 + lt) * K + i];
-    Affine<F> p = ld(bases + (v & ~kSignBit));
-    if (v & kSignBit) p = -p;
-    return p;
-  }
-  /// The x of item i (`fresh` as for point).
-  CUZK_HD F point_x(size_t lt, uint32_t i, bool fresh) const {
-    if (!sorted) return fresh ? items[(size_t)i * T + lt].x : ld(&items[(size_t)i * T + lt].x);
-    return ld(&bases[vals[(t0 + lt) * K + i] & ~kSignBit].x);
-  }
-  /// The denominator of pair (i, i + 1) as ba_classify makes it, reading the y only when needed.
-  CUZK_HD F pair_den(size_t lt, uint32_t i, bool fresh) const {
-    const F xp = point_x(lt, i, fresh), xq = point_x(lt, i + 1, fresh);
-    // distinct non-zero x: neither point is the infinity (0, 0), and the slope's denominator is xq − xp
-    if (xp != xq && !xp.is_zero() && !xq.is_zero()) return xq - xp;
-    F den;
-    ba_classify(point(lt, i, fresh), point(lt, i + 1, fresh), den);
-    return den;
-  }
-
-  /// Pairs slice lt's list of n items; stores the pair mask, the suffix products of the denominators
-  /// and their total (1 when there is no pair).
-  CUZK_HD void prep(size_t lt, uint32_t n, bool fresh) const {
-    uint64_t m = 0;
-    for (uint32_t i = 0; i + 1 < n;) {
-      if (key(lt, i) == key(lt, i + 1)) {
-        m |= uint64_t{1} << i;
-        i += 2;
-      } else {
-        i++;
-      }
-    }
-    F acc = F::one();
-    uint32_t q = (uint32_t)std::popcount(m);
-    for (uint32_t j = n; j >= 2;) {
-      if ((m >> (j - 2)) & 1) {
-        pref[(size_t)--q * T + lt] = acc;
-        acc = pmul(acc, pair_den(lt, j - 2, fresh));
-        j -= 2;
-      } else {
-        j--;
-      }
-    }
-    prod[lt] = acc;
-    mask[lt] = m;
-  }
-
-  /// Finishes slice lt's pairs (prod[lt] holds the inverse of their total) and writes the new list
-  /// to the wave buffer, forward; returns its length.
-  CUZK_HD uint32_t finish(size_t lt) const {
-    const uint32_t n = count(lt);
-    const uint64_t m = mask[lt];
-    if (!sorted && m == 0) return n;  // nothing paired: the list stays as it is
-    F inv = prod[lt];
-    uint32_t o = 0, q = 0;
-    for (uint32_t i = 0; i < n; o++) {
-      const size_t slot = (size_t)o * T + lt;
-      if ((m >> i) & 1) {
-        const Affine<F> a = point(lt, i, false), b = point(lt, i + 1, false);
-        F den;
-        const BaKind kind = ba_classify(a, b, den);
-        const F dinv = pmul(inv, ld(pref + (size_t)q * T + lt));
-        inv = pmul(inv, den);
-        const uint32_t k = key(lt, i);
-        items[slot] = ba_sum(a, b, kind, dinv);
-        ikeys[slot] = k;
-        q++;
-        i += 2;
-      } else {
-        if (sorted || o != i) {
-          const Affine<F> a = point(lt, i, false);
-          const uint32_t k = key(lt, i);
-          items[slot] = a;
-          ikeys[slot] = k;
-        }
-        i++;
-      }
-    }
-    cnt[lt] = o;
-    return o;
-  }
-};
-
-/// Round 0, step 1: BaWave::prep on the sorted slices.
-template <class F>
-struct BaPrepK {
-  BaWave<F> w;
-  CUZK_HD void operator()(size_t lt) const { w.prep(lt, w.count(lt), false); }
-};
-
-/// Step 2 of every round: thread g inverts the product of the totals of slices [g·kBaGroup, …) and
-/// turns every prod[lt] of the group into its inverse (nothing to do when all of them are 1).
-template <class F>
-struct BaInvK {
-  BaWave<F> w;
-  CUZK_HD void operator()(size_t g) const {
-    const size_t lo = g * kBaGroup, hi = lo + kBaGroup < w.T ? lo + kBaGroup : w.T;
-    F acc = F::one();
-    bool ones = true;
-    for (size_t lt = lo; lt < hi; lt++) {
-      const F p = w.prod[lt];
-      ones = ones && p.is_one();
-      w.gpref[lt] = acc;
-      acc = pmul(acc, p);
-    }
-    if (ones) return;
-    F inv = field_inverse(acc);
-    for (size_t lt = hi; lt-- > lo;) {
-      const F p = w.prod[lt];
-      w.prod[lt] = pmul(inv, w.gpref[lt]);
-      inv = pmul(inv, p);
-    }
-  }
-};
-
-/// Step 3 of round r: finishes the round for slice t0 + lt; then prepares round r + 1 (`last` false)
-/// or sums what is left of each run with XYZZ mixed additions and writes whole runs to dest and
-/// crossing runs to the pieces, as AccumulateK does for the same slice.
-template <class F, class Ops>
-struct BaStepK {
-  BaWave<F> w;  // the round's state (sorted in round 0)
-  bool last;
-  const uint32_t* offsets;
-  XYZZ<F>* dest;
-  uint32_t* piece_keys;
-  XYZZ<F>* piece_vals;
-  CUZK_HD void operator()(size_t lt) const {
-    const uint32_t n = w.finish(lt);
-    BaWave<F> v = w;
-    v.sorted = false;
-    if (!last) {
-      v.prep(lt, n, true);
-      return;
-    }
-    const size_t t = w.t0 + lt, s = t * w.K, e = s + w.K < w.M ? s + w.K : w.M;
-    const uint32_t first = key_at(w.keys, s), last_key = key_at(w.keys, e - 1);
-    if (first == w.zero_key) return;
-    const bool H = s > 0 && key_at(w.keys, s - 1) == first;
-    const bool T = e < w.M && last_key != w.zero_key && key_at(w.keys, e) == last_key;
-    const uint32_t o = offsets[t];
-    uint32_t cur = v.key(lt, 0);
-    bool first_run = true;
-    XYZZ<F> acc = XYZZ<F>::from_affine(v.point(lt, 0, true));
-    for (uint32_t i = 1; i < n; i++) {
-      const uint32_t k = v.key(lt, i);
-      if (k != cur) {
-        emit_run(cur, acc, first_run && H, false, H, o, dest, piece_keys, piece_vals);
-        first_run = false;
-        cur = k;
-        acc = XYZZ<F>::from_affine(v.point(lt, i, true));
-      } else {
-        acc = Ops::madd(acc, v.point(lt, i, true));
-      }
-    }
-    emit_run(cur, acc, first_run && H, T, H, o, dest, piece_keys, piece_vals);
   }
 };
 
@@ -751,30 +490,10 @@ class Engine {
 
   explicit Engine(Be& be) : be_(be) {}
 
-  /// Chooses the bucket kernels: 0 = OpsCall; 1 = OpsInline on G1, OpsOol on G2 (see the policies'
-  /// comment); 2 = variant 1 with batch-affine bucket accumulation (BaPrepK …) wherever the buckets
-  /// average at least kBaMinRun points (set_ba_min_run), XYZZ elsewhere.
+  /// Chooses the point-operation policy of the bucket kernels: 0 = OpsCall; 1 = OpsInline on G1,
+  /// OpsOol on G2 (see the policies' comment).
   void set_variant(int v) { variant_ = v; }
   int variant() const { return variant_; }
-  /// Variant 2: at most `r` rounds of affine pairing per wave (what is left is summed in XYZZ); ≥ 1.
-  void set_ba_rounds(int r) { ba_rounds_ = std::max(1, r); }
-  /// Variant 2: sorted pairs handled per wave (bounds the wave buffers, about ba_item_bytes() each;
-  /// rounded to whole slices, at least one).
-  void set_ba_wave_items(size_t n) { ba_wave_items_ = std::max<size_t>(1, n); }
-  /// Waves of batch-affine accumulation run so far (for tests and profiles).
-  size_t ba_waves() const { return ba_waves_; }
-
-  /// Variant 2 uses batch-affine accumulation when the scalars per bucket of a window (m / 2^(c−1))
-  /// average at least `r` (default kBaMinRun; 0: always).
-  void set_ba_min_run(size_t r) { ba_min_run_ = r; }
-  static constexpr size_t kBaMinRun = 4;
-  /// The scratch budget shrinks batch-affine waves down to this many pairs, then falls back to XYZZ.
-  static constexpr size_t kBaMinWave = 1024;
-  /// Wave-buffer bytes per sorted pair of batch-affine accumulation: the list (an item and its key),
-  /// half a suffix product, and the per-slice state (two field elements and 12 bytes per slice of ≥ 32).
-  static constexpr size_t ba_item_bytes() {
-    return sizeof(A) + 4 + sizeof(F) / 2 + (2 * sizeof(F) + 12) / 32 + 1;
-  }
   /// Bounds the scratch of a Pippenger call (batch_bytes, plus the 0/1 split's buffers when held) to
   /// `bytes` by sorting fewer windows at a time; 0 leaves only max_pairs as the bound. One window per
   /// batch is the least it goes down to.
@@ -784,33 +503,24 @@ class Engine {
   /// (16 bytes per pair), the buckets, the level-1 pieces at their bound (two per slice) and the later
   /// levels', counts and offsets, the bucket-reduction segments and window sums. CUB's temporary
   /// storage (a few MiB) comes on top.
-  /// `ba_wave_items` > 0: with the wave buffers of batch-affine accumulation for waves of that many pairs.
-  static size_t batch_bytes(size_t m, int c, int nb, size_t ba_wave_items = 0) {
-    const size_t M = (size_t)nb * m, K1 = level1_slice(M), chunks = (M + K1 - 1) / K1;
+  static size_t batch_bytes(size_t m, int c, int nb) {
+    const size_t M = (size_t)nb * m, K1 = M >= (size_t{1} << 24) ? 64 : 32, chunks = (M + K1 - 1) / K1;
     const size_t pieces = 2 * chunks, later = 2 * ((pieces + 15) / 16);
     const size_t buckets = (size_t)nb << (c - 1), segments = std::min<size_t>(buckets, 65536 + (size_t)nb);
-    const size_t ba = ba_wave_items ? ba_wave_slices(M, K1, ba_wave_items) * K1 * ba_item_bytes() : 0;
     return 16 * M + buckets * sizeof(X) + (pieces + later + segments) * (4 + sizeof(X)) + 8 * (chunks + 1) +
-           (size_t)nb * sizeof(X) + ba;
-  }
-  /// Slice length of level 1 of the bucket sums for M pairs.
-  static uint32_t level1_slice(size_t M) { return M >= (size_t{1} << 24) ? 64 : 32; }
-  /// Slices per batch-affine wave: ba_wave_items pairs in whole slices, at least one, at most all.
-  static size_t ba_wave_slices(size_t M, uint32_t K, size_t ba_wave_items) {
-    const size_t chunks = (M + K - 1) / K;
-    return std::clamp<size_t>(ba_wave_items / K, 1, chunks);
+           (size_t)nb * sizeof(X);
   }
 
   /// Σ scalars[idx[j]]·bases[idx[j]] for j < m (idx null: Σ scalars[j]·bases[j]); c = 0 chooses.
   J pippenger(const A* bases, const Fr* scalars, const uint32_t* idx, size_t m, int c = 0,
               size_t max_pairs = size_t{1} << 28) {
-    if (variant_ >= 1) return pippenger_impl<AltOps>(bases, scalars, idx, m, c, max_pairs);
+    if (variant_ == 1) return pippenger_impl<AltOps>(bases, scalars, idx, m, c, max_pairs);
     return pippenger_impl<OpsCall>(bases, scalars, idx, m, c, max_pairs);
   }
 
   /// Σ bases[idx[j]] for j < m (a load-balanced parallel sum; idx entries < 2^31).
   J sum_indexed(const A* bases, const uint32_t* idx, size_t m) {
-    if (variant_ >= 1) return sum_indexed_impl<AltOps>(bases, idx, m);
+    if (variant_ == 1) return sum_indexed_impl<AltOps>(bases, idx, m);
     return sum_indexed_impl<OpsCall>(bases, idx, m);
   }
 
@@ -825,18 +535,13 @@ class Engine {
     const uint32_t B = 1u << (c - 1);
     max_pairs = std::min(max_pairs, size_t{1} << 30);  // sort sizes stay below 2^31
     int wb = (int)std::clamp<size_t>(max_pairs / m, 1, (size_t)W);
-    // batch-affine when one window averages ba_min_run_ scalars per bucket
-    size_t ba_items = variant_ == 2 && m >= ba_min_run_ * B ? ba_wave_items_ : 0;
     if (scratch_budget_) {
       // the 0/1 split's classification and index buffers stay allocated beside the batch
       const size_t held = split_bytes();
       const size_t budget = scratch_budget_ > held ? scratch_budget_ - held : 0;
-      while (wb > 1 && batch_bytes(m, c, wb, ba_items) > budget) wb--;
-      // then smaller batch-affine waves, and XYZZ when even the smallest does not fit
-      while (ba_items > kBaMinWave && batch_bytes(m, c, wb, ba_items) > budget) ba_items /= 2;
-      if (ba_items && batch_bytes(m, c, wb, ba_items) > budget) ba_items = 0;
+      while (wb > 1 && batch_bytes(m, c, wb) > budget) wb--;
       // buffers only grow: drop those of an earlier, larger batch rather than keep both sizes
-      if (held + pippenger_bytes() > scratch_budget_ && pippenger_bytes() > batch_bytes(m, c, wb, ba_items))
+      if (held + pippenger_bytes() > scratch_budget_ && pippenger_bytes() > batch_bytes(m, c, wb))
         for (Buf* b : pippenger_buffers()) be_.free(*b);
     }
     std::vector<J> wsum(W, J::infinity());
@@ -857,8 +562,8 @@ class Engine {
       X* buckets = be_.template ensure<X>(buckets_, (size_t)nb * B);
       be_.zero(buckets, (size_t)nb * B);
       be_.phase("bucket sums");
-      const uint32_t K1 = level1_slice(M);
-      segmented_sum<Ops>(keys, AffineSrc<F, Ops>{bases, vals}, M, K1, zero_key, buckets, ba_items);
+      const uint32_t K1 = M >= (size_t{1} << 24) ? 64 : 32;
+      segmented_sum<Ops>(keys, AffineSrc<F, Ops>{bases, vals}, M, K1, zero_key, buckets);
 
       // Segments of L buckets, aiming at ~64K threads.
       uint32_t L = 1;
@@ -963,11 +668,8 @@ class Engine {
   using Buf = typename Be::Buffer;
 
   /// Reduces the sorted (keys, src) entries by key into dest (see the file comment, step 3).
-  /// ba_items > 0: level 1 by batch-affine accumulation in waves of about that many pairs (Src must
-  /// be AffineSrc; K ≤ 64).
   template <class Ops, class Src>
-  void segmented_sum(const uint32_t* keys, Src src, size_t M, uint32_t K, uint32_t zero_key, X* dest,
-                     size_t ba_items = 0) {
+  void segmented_sum(const uint32_t* keys, Src src, size_t M, uint32_t K, uint32_t zero_key, X* dest) {
     // Level 1 reads `src`; later levels read the pieces of the previous level (ping-pong buffers).
     const uint32_t* in_keys = keys;
     int cur = -1;
@@ -981,12 +683,7 @@ class Engine {
       const int nxt = cur == 0 ? 1 : 0;
       uint32_t* pk = be_.template ensure<uint32_t>(piece_keys_[nxt], total ? total : 1);
       X* pv = be_.template ensure<X>(piece_vals_[nxt], total ? total : 1);
-      if (level1 && ba_items) {
-        // instantiated for variant 2's point operations only (each instance is a set of device kernels)
-        if constexpr (std::is_same_v<Src, AffineSrc<F, Ops>> && std::is_same_v<Ops, AltOps>) {
-          ba_level1<Ops>(in_keys, src.vals, src.bases, M, K, zero_key, offs, dest, pk, pv, ba_items);
-        }
-      } else if (level1) {
+      if (level1) {
         be_.launch(AccumulateK<F, Src>{in_keys, src, M, K, zero_key, offs, dest, pk, pv}, chunks);
       } else {
         const X* prev = reinterpret_cast<const X*>(be_.data(piece_vals_[cur]));
@@ -1005,41 +702,10 @@ class Engine {
     // entries once M > K, and none when one slice holds everything.
   }
 
-  /// Level 1 of the bucket sums by batch-affine accumulation (see the comment above kBaGroup), in waves
-  /// of wave_items pairs (whole slices); the pieces go to (piece_keys, piece_vals) at the slices' offsets.
-  template <class Ops>
-  void ba_level1(const uint32_t* keys, const uint32_t* vals, const A* bases, size_t M, uint32_t K,
-                 uint32_t zero_key, const uint32_t* offsets, X* dest, uint32_t* piece_keys, X* piece_vals,
-                 size_t wave_items) {
-    const size_t chunks = (M + K - 1) / K, TW = ba_wave_slices(M, K, wave_items);
-    // a run of a slice is reduced to one item after bit_width(K − 1) rounds; more are never needed
-    const int rounds = std::min(ba_rounds_, (int)std::bit_width(K - 1));
-    uint32_t* ik = be_.template ensure<uint32_t>(ba_keys_, TW * K);
-    A* it = be_.template ensure<A>(ba_items_, TW * K);
-    uint32_t* cnt = be_.template ensure<uint32_t>(ba_cnt_, TW);
-    F* pref = be_.template ensure<F>(ba_pref_, TW * (K / 2));
-    F* prod = be_.template ensure<F>(ba_prod_, TW);
-    F* gpref = be_.template ensure<F>(ba_gpref_, TW);
-    uint64_t* mask = be_.template ensure<uint64_t>(ba_mask_, TW);
-    for (size_t t0 = 0; t0 < chunks; t0 += TW) {
-      const size_t T = std::min(TW, chunks - t0);
-      BaWave<F> w{keys, vals, bases, M, K, zero_key, t0, T, true, ik, it, cnt, pref, prod, gpref, mask};
-      be_.launch(BaPrepK<F>{w}, T);
-      for (int r = 0; r < rounds; r++) {
-        be_.launch(BaInvK<F>{w}, (T + kBaGroup - 1) / kBaGroup);
-        be_.launch(BaStepK<F, Ops>{w, r + 1 == rounds, offsets, dest, piece_keys, piece_vals}, T);
-        w.sorted = false;
-      }
-      ba_waves_++;
-    }
-  }
-
   /// Buffers of Pippenger's batches (not the 0/1 split's) and their bytes; those of the split.
   std::vector<Buf*> pippenger_buffers() {
-    return {&keys_[0],       &keys_[1],       &vals_[0],       &vals_[1],  &buckets_,
-            &seg_keys_,      &seg_vals_,      &counts_,        &offsets_,  &piece_keys_[0],
-            &piece_keys_[1], &piece_vals_[0], &piece_vals_[1], &ba_keys_,  &ba_items_,
-            &ba_cnt_,        &ba_pref_,       &ba_prod_,       &ba_gpref_, &ba_mask_};
+    return {&keys_[0], &keys_[1], &vals_[0], &vals_[1], &buckets_, &seg_keys_, &seg_vals_,
+            &counts_, &offsets_, &piece_keys_[0], &piece_keys_[1], &piece_vals_[0], &piece_vals_[1]};
   }
   size_t pippenger_bytes() {
     size_t s = 0;
@@ -1053,27 +719,21 @@ class Engine {
   }
 
   std::vector<Buf*> all() {
-    std::vector<Buf*> v = pippenger_buffers();
-    for (Buf* b : {&wsum_, &flag1_, &flag2_, &off1_, &off2_, &idx1_, &idx2_, &prog_tmp_, &prog_pref_})
-      v.push_back(b);
-    return v;
+    return {&keys_[0], &keys_[1], &vals_[0], &vals_[1], &buckets_, &seg_keys_, &seg_vals_, &wsum_,
+            &counts_, &offsets_, &piece_keys_[0], &piece_keys_[1], &piece_vals_[0], &piece_vals_[1],
+            &flag1_, &flag2_, &off1_, &off2_, &idx1_, &idx2_, &prog_tmp_, &prog_pref_};
   }
   std::vector<const Buf*> all() const {
-    std::vector<const Buf*> v;
-    for (Buf* b : const_cast<Engine*>(this)->all()) v.push_back(b);
-    return v;
+    return {&keys_[0], &keys_[1], &vals_[0], &vals_[1], &buckets_, &seg_keys_, &seg_vals_, &wsum_,
+            &counts_, &offsets_, &piece_keys_[0], &piece_keys_[1], &piece_vals_[0], &piece_vals_[1],
+            &flag1_, &flag2_, &off1_, &off2_, &idx1_, &idx2_, &prog_tmp_, &prog_pref_};
   }
 
   Be& be_;
   int variant_ = 0;
   size_t scratch_budget_ = 0;
-  int ba_rounds_ = 4;                       // the rest of a run (~1/16 of it) is summed in XYZZ
-  size_t ba_wave_items_ = size_t{1} << 23;  // ~1.0 GiB of wave buffers on G1, ~2.0 GiB on G2
-  size_t ba_min_run_ = kBaMinRun;
-  size_t ba_waves_ = 0;
   Buf keys_[2], vals_[2], buckets_, seg_keys_, seg_vals_, wsum_, counts_, offsets_, piece_keys_[2],
-      piece_vals_[2], flag1_, flag2_, off1_, off2_, idx1_, idx2_, prog_tmp_, prog_pref_, ba_keys_, ba_items_,
-      ba_cnt_, ba_pref_, ba_prod_, ba_gpref_, ba_mask_;
+      piece_vals_[2], flag1_, flag2_, off1_, off2_, idx1_, idx2_, prog_tmp_, prog_pref_;
 };
 
 }  // namespace cuzk::cuda::msm_detail

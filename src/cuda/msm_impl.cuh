@@ -24,22 +24,6 @@ struct Msm<F>::Impl {
   explicit Impl(const MsmConfig& c) : cfg(c), be(c.device), eng(be) {
     eng.set_variant(variant());
     eng.set_scratch_budget(scratch_budget(c.max_scratch_bytes));
-    if (const size_t r = env_count("CUZK_MSM_BA_ROUNDS", 64)) eng.set_ba_rounds((int)r);
-    if (const size_t w = env_count("CUZK_MSM_BA_WAVE", size_t{1} << 30)) eng.set_ba_wave_items(w);
-  }
-
-  /// The decimal value of environment variable `name` (0 when unset or empty); throws
-  /// kInvalidArgument, naming the variable, when it is not a number in [1, max].
-  static size_t env_count(const char* name, size_t max) {
-    const char* e = std::getenv(name);
-    if (!e || !*e) return 0;
-    char* end = nullptr;
-    const unsigned long long v = std::strtoull(e, &end, 10);
-    if (*end || *e == '-' || v == 0 || v > max)
-      throw Error(
-          ErrorCode::kInvalidArgument,
-          std::string(name) + " = '" + e + "': expected a number in [1, " + std::to_string(max) + "]");
-    return (size_t)v;
   }
 
   /// cfg.max_scratch_bytes, or CUZK_MSM_SCRATCH_MB (MiB; 0 = unbounded) from the environment when set
@@ -55,12 +39,10 @@ struct Msm<F>::Impl {
     return (size_t)mib << 20;
   }
 
-  /// Bucket kernels (msm_engine.hpp, Engine::set_variant: OpsCall = 0, the alternative = 1, the
-  /// alternative with batch-affine accumulation = 2); the environment variable CUZK_MSM_VARIANT
-  /// overrides the default (for benchmarks).
+  /// Point-operation policy of the bucket kernels (msm_engine.hpp: OpsCall = 0, the alternative = 1);
+  /// the environment variable CUZK_MSM_VARIANT overrides the default (for benchmarks).
   static int variant() {
-    if (const char* e = std::getenv("CUZK_MSM_VARIANT"); e && e[0] >= '0' && e[0] <= '2' && !e[1])
-      return e[0] - '0';
+    if (const char* e = std::getenv("CUZK_MSM_VARIANT"); e && (e[0] == '0' || e[0] == '1')) return e[0] - '0';
     return std::is_same_v<F, Fp2> ? kDefaultVariantG2 : kDefaultVariantG1;
   }
   // Measured on an H200 (2^24, median of 5): G1 OpsCall 141.8 ms, OpsInline 135.0 ms; G2 OpsCall

@@ -246,27 +246,25 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 
 // ---- emulation of the GPU algorithm on the CPU --------------------------------------------------
 
-/// Emulated Pippenger; the three bucket-kernel variants (0, 1 and batch-affine 2) must agree (the first
-/// result is returned).
+/// Emulated Pippenger; both point-operation variants must agree (the first result is returned).
 template <class F>
 Jacobian<F> emu_msm(const std::vector<Affine<F>>& b, const std::vector<Fr>& s, int c = 0,
                     size_t max_pairs = size_t{1} << 28) {
-  Jacobian<F> res[3];
-  for (int v = 0; v < 3; v++) {
+  Jacobian<F> res[2];
+  for (int v = 0; v < 2; v++) {
     HostBackend be;
     Engine<HostBackend, F> eng(be);
     eng.set_variant(v);
     res[v] = eng.pippenger(b.data(), s.data(), nullptr, s.size(), c, max_pairs);
   }
   EXPECT_TRUE(res[0] == res[1]) << "point-operation variants disagree";
-  EXPECT_TRUE(res[0] == res[2]) << "batch-affine variant disagrees";
   return res[0];
 }
 template <class F>
 Jacobian<F> emu_split(const std::vector<Affine<F>>& b, const std::vector<Fr>& s, int c = 0,
                       size_t* counts = nullptr) {
-  Jacobian<F> res[3];
-  for (int v = 0; v < 3; v++) {
+  Jacobian<F> res[2];
+  for (int v = 0; v < 2; v++) {
     HostBackend be;
     Engine<HostBackend, F> eng(be);
     eng.set_variant(v);
@@ -275,7 +273,6 @@ Jacobian<F> emu_split(const std::vector<Affine<F>>& b, const std::vector<Fr>& s,
     if (counts) counts[0] = z, counts[1] = o, counts[2] = r;
   }
   EXPECT_TRUE(res[0] == res[1]) << "point-operation variants disagree";
-  EXPECT_TRUE(res[0] == res[2]) << "batch-affine variant disagrees";
   return res[0];
 }
 
@@ -423,120 +420,6 @@ TEST(GpuMsmEmulated, G2SmallAndSkewed) {
   }
 }
 
-/// Batch-affine Pippenger (variant 2) with the given round limit and wave size; checks that the
-/// batch-affine path ran.
-template <class F>
-Jacobian<F> emu_ba(const std::vector<Affine<F>>& b, const std::vector<Fr>& s, int c, int rounds, size_t wave,
-                   size_t max_pairs = size_t{1} << 28) {
-  HostBackend be;
-  Engine<HostBackend, F> eng(be);
-  eng.set_variant(2);
-  eng.set_ba_rounds(rounds);
-  eng.set_ba_wave_items(wave);
-  eng.set_ba_min_run(0);
-  const Jacobian<F> r = eng.pippenger(b.data(), s.data(), nullptr, s.size(), c, max_pairs);
-  EXPECT_GT(eng.ba_waves(), 0u) << "the batch-affine path did not run";
-  return r;
-}
-
-/// Bases where pairs double (all equal), cancel (P, −P alternating) and meet infinity.
-template <class F>
-std::vector<Affine<F>> degenerate_bases(int kind, size_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  const Affine<F> p = random_point<F>(rng);
-  std::vector<Affine<F>> v(n, p);
-  for (size_t i = 0; i < n; i++) {
-    if (kind == 1 && (i & 1)) v[i] = -p;
-    if (kind == 2 && i % 3 == 0) v[i] = Affine<F>::infinity();
-  }
-  return v;
-}
-
-TEST(GpuMsmEmulated, BatchAffineMatchesHost) {
-  // Small windows make long buckets: many affine rounds, pairs across every kind of sum (distinct x,
-  // doubling, P + (−P), infinity on either side), slices split into waves of 1–3 slices, and round
-  // limits that leave XYZZ work for the flush.
-  const size_t n = 600;
-  const struct {
-    int rounds;
-    size_t wave;
-  } cfgs[] = {{8, size_t{1} << 22}, {1, 64}, {2, 96}, {8, 32}};
-  std::vector<std::pair<std::string, std::vector<G1Affine>>> sets = {
-      {"random", random_bases<Fp>(n, 801)},
-      {"nasty", nasty_bases<Fp>(n, 802)},
-      {"all-equal", degenerate_bases<Fp>(0, n, 803)},
-      {"P,-P", degenerate_bases<Fp>(1, n, 804)},
-      {"with-infinity", degenerate_bases<Fp>(2, n, 805)}};
-  for (const auto& [name, b] : sets) {
-    for (Dist d : {Dist::kUniform, Dist::kAllEqual, Dist::kSmall, Dist::kMinusOne, Dist::kMostly01}) {
-      auto s = make_scalars(d, n, 810 + (int)d);
-      const auto want = host_msm(b, s);
-      for (const auto& cf : cfgs) {
-        EXPECT_TRUE(same_point(emu_ba(b, s, 4, cf.rounds, cf.wave), want))
-            << name << ", " << dist_name(d) << ", rounds " << cf.rounds << ", wave " << cf.wave;
-      }
-      // three windows per batch: keys of several windows in one sorted array
-      EXPECT_TRUE(same_point(emu_ba(b, s, 5, 8, 256, 3 * n), want))
-          << name << ", " << dist_name(d) << ", batches";
-    }
-  }
-  // tiny inputs: a single pair, a single point, P + P and P + (−P) alone
-  std::mt19937_64 rng(820);
-  const G1Affine p = random_point<Fp>(rng);
-  for (const auto& b : {std::vector<G1Affine>{p}, std::vector<G1Affine>{p, p}, std::vector<G1Affine>{p, -p},
-                        std::vector<G1Affine>{G1Affine::infinity(), p}}) {
-    for (const Fr& k : {Fr::one(), Fr::from_u64(3), Fr::zero() - Fr::one()}) {
-      std::vector<Fr> s(b.size(), k);
-      EXPECT_TRUE(same_point(emu_ba(b, s, 2, 8, 32), naive_msm(b, s))) << "n = " << b.size();
-    }
-  }
-  // the batch-affine wave buffers of the default wave still fit the 4 GiB bound at 2^26 (one window per
-  // batch); at 2^27 they do not, and the budget shrinks the wave
-  using Eng = Engine<HostBackend, Fp>;
-  EXPECT_LE(Eng::batch_bytes(size_t{1} << 26, 22, 1, size_t{1} << 23), size_t{4} << 30);
-  EXPECT_GT(Eng::batch_bytes(size_t{1} << 27, 22, 1, size_t{1} << 23), size_t{4} << 30);
-  EXPECT_LE(Eng::batch_bytes(size_t{1} << 27, 22, 1, size_t{1} << 22), size_t{4} << 30);
-}
-
-TEST(GpuMsmEmulated, BatchAffineScratchBudget) {
-  // A budget that holds one window and a wave of 1024 pairs: the wave shrinks to fit (several waves per
-  // window), the result stays exact and the scratch kept stays within the budget; a budget without room
-  // for the smallest wave falls back to XYZZ accumulation.
-  using Eng = Engine<HostBackend, Fp>;
-  const size_t n = 3000;
-  const int c = 7;
-  auto b = nasty_bases<Fp>(n, 850);
-  auto s = make_scalars(Dist::kUniform, n, 851);
-  const auto want = host_msm(b, s);
-  for (size_t extra : {size_t{1024}, size_t{0}}) {
-    HostBackend be;
-    Eng eng(be);
-    eng.set_variant(2);
-    const size_t budget = Eng::batch_bytes(n, c, 1, extra);
-    eng.set_scratch_budget(budget);
-    EXPECT_TRUE(same_point(eng.pippenger(b.data(), s.data(), nullptr, n, c), want)) << extra;
-    EXPECT_LE(eng.scratch_bytes(), budget) << extra;
-    const size_t windows = cuda::msm_detail::num_windows(c);
-    if (extra)
-      EXPECT_GE(eng.ba_waves(), 3 * windows) << "3000 pairs per window in waves of 1024";
-    else
-      EXPECT_EQ(eng.ba_waves(), 0u) << "no room for a wave: XYZZ";
-  }
-}
-
-TEST(GpuMsmEmulated, BatchAffineG2) {
-  const size_t n = 160;
-  for (int kind = 0; kind < 3; kind++) {
-    auto b = kind == 0 ? nasty_bases<Fp2>(n, 830) : degenerate_bases<Fp2>(kind, n, 831);
-    for (Dist d : {Dist::kUniform, Dist::kAllEqual}) {
-      auto s = make_scalars(d, n, 840 + (int)d);
-      const auto want = host_msm(b, s);
-      EXPECT_TRUE(same_point(emu_ba(b, s, 3, 8, 64), want)) << "G2 bases " << kind << ", " << dist_name(d);
-      EXPECT_TRUE(same_point(emu_ba(b, s, 3, 2, 1 << 20), want)) << "G2 bases " << kind << ", 2 rounds";
-    }
-  }
-}
-
 TEST(GpuMsmEmulated, ProgressionKernel) {
   std::mt19937_64 rng(13);
   const G1Affine a = random_point<Fp>(rng), b = random_point<Fp>(rng);
@@ -631,88 +514,6 @@ TEST(GpuMsmG1, ScratchBudgetFromEnvironment) {
   // of each of ~13 buffers
   using Eng = Engine<HostBackend, Fp>;
   EXPECT_LE(msm.scratch_bytes(), Eng::batch_bytes(n, 10, 1) + (size_t{32} << 20));
-}
-
-/// Sets environment variable `name` for the lifetime of the object (restoring what was there).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
-    setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (had_)
-      setenv(name_, old_.c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::string old_;
-  bool had_ = false;
-};
-
-TEST(GpuMsmG1, BatchAffineEnvironment) {
-  REQUIRE_GPU();
-  for (const char* var : {"CUZK_MSM_BA_ROUNDS", "CUZK_MSM_BA_WAVE"}) {
-    for (const char* bad : {"0", "x", "-3", "99999999999999"}) {
-      ScopedEnv e(var, bad);
-      try {
-        cuda::MsmG1 msm;
-        ADD_FAILURE() << "accepted " << var << "=" << bad;
-      } catch (const Error& err) {
-        EXPECT_EQ(err.code(), ErrorCode::kInvalidArgument) << var << "=" << bad;
-        EXPECT_NE(std::string(err.what()).find(var), std::string::npos) << err.what();
-      }
-    }
-  }
-}
-
-TEST(GpuMsmG1, BatchAffineMatchesHost) {
-  REQUIRE_GPU();
-  // variant 2 whatever the default: skewed scalars and nasty bases, round limits, waves of 2^12 pairs
-  ScopedEnv v("CUZK_MSM_VARIANT", "2");
-  const size_t n = 1 << 14;
-  for (const char* rounds : {"1", "3", "6"}) {
-    ScopedEnv r("CUZK_MSM_BA_ROUNDS", rounds);
-    ScopedEnv w("CUZK_MSM_BA_WAVE", "4096");
-    cuda::MsmG1 msm;
-    auto b = nasty_bases<Fp>(n, 161);
-    msm.set_bases(b);
-    for (Dist d : kAllDists) {
-      auto s = make_scalars(d, n, 170 + (int)d);
-      EXPECT_TRUE(same_point(msm.msm(s), host_msm(b, s))) << dist_name(d) << ", rounds " << rounds;
-    }
-  }
-  // 2^22 with the default rounds and wave, against the closed form
-  std::mt19937_64 rng(181);
-  const G1Affine a = random_point<Fp>(rng), bb = random_point<Fp>(rng);
-  const size_t N = size_t{1} << 22;
-  cuda::MsmG1 msm;
-  msm.set_bases_progression(a, bb, N);
-  cuda::DeviceScalars ds;
-  for (Dist d : {Dist::kUniform, Dist::kAllEqual}) {
-    auto s = d == Dist::kUniform ? uniform_scalars(N, 182) : make_scalars(d, N, 183);
-    ds.upload(s);
-    EXPECT_TRUE(same_point(msm.msm_device(ds.data(), N), closed_form(a, bb, s))) << dist_name(d) << " 2^22";
-  }
-}
-
-TEST(GpuMsmG2, BatchAffineMatchesHost) {
-  REQUIRE_GPU();
-  ScopedEnv v("CUZK_MSM_VARIANT", "2");
-  ScopedEnv w("CUZK_MSM_BA_WAVE", "2048");
-  const size_t n = 1 << 12;
-  cuda::MsmG2 msm;
-  auto b = nasty_bases<Fp2>(n, 191);
-  msm.set_bases(b);
-  for (Dist d : {Dist::kUniform, Dist::kAllEqual, Dist::kEdges, Dist::kMostly01}) {
-    auto s = make_scalars(d, n, 192 + (int)d);
-    EXPECT_TRUE(same_point(msm.msm(s), host_msm(b, s))) << "G2 " << dist_name(d);
-  }
 }
 
 TEST(GpuMsmG1, ForcedWindowsAndBatches) {
