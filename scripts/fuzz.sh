@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 which="${1:-all}" secs="${2:-30}"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only" -DCUZK_FUZZ=ON \
-  -DCUZK_CUDA=OFF -DCUZK_TESTS=OFF -DCUZK_BENCH=OFF >/dev/null
+  -DCUZK_CUDA=OFF -DCUZK_TESTS=OFF -DCUZK_BENCH=OFF -DCUZK_SERVICE=AUTO >/dev/null
 targets=()
 if [ "$which" = all ]; then
   for f in fuzz/fuzz_*.cpp; do t=$(basename "$f" .cpp); targets+=("${t#fuzz_}"); done
