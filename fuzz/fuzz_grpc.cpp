@@ -318,7 +318,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         v1::EvictSrsResponse resp;
         const grpc::Status s = fx.service->EvictSRS(&ctx, &req, &resp);
         check_status(s, "EvictSRS");
-        if (steer && !s.ok()) finding("EvictSRS of a registered circuit failed");
+        // Refused only while partitions in flight hold the circuit (CircuitRegistry::evict; found by a
+        // 10-minute run: fuzz/corpus/grpc/regression-evict-in-use).
+        if (steer && !s.ok() && s.error_message().find("is in use") == std::string::npos)
+          finding("EvictSRS of a registered circuit failed, and not because it is in use");
         break;
       }
     }
