@@ -9,6 +9,7 @@
 # SOAK_JSON=FILE keeps the report.
 NO_ORACLE=1
 source "$(dirname "$0")/../cli/common.sh"
+source "$(dirname "$0")/../service/daemon_common.sh"
 jobs=${1:-1500} secs=${2:-90} clients=${3:-4}
 DAEMON=
 trap '[ -n "$DAEMON" ] && kill -9 $DAEMON 2>/dev/null; rm -rf "$WORK"' EXIT
@@ -31,17 +32,9 @@ max_connection_idle_s = 5
 id = "tiny"
 zkey = "$D/mul_final.zkey"
 TOML
-"$CUZK" serve --config "$WORK/cuzk.toml" >"$WORK/daemon.log" 2>&1 &
-DAEMON=$!
-for _ in $(seq 100); do
-  grep -q "cuzk daemon listening" "$WORK/daemon.log" && break
-  kill -0 $DAEMON 2>/dev/null || { cat "$WORK/daemon.log"; fail "the daemon exited at start"; }
-  sleep 0.1
-done
-port=$(sed -n 's/.*grpc=[^ ]* (port \([0-9]*\)).*/\1/p' "$WORK/daemon.log")
-[ -n "$port" ] || { cat "$WORK/daemon.log"; fail "no port in the daemon's log"; }
+serve_config
 set +e
-"$CUZK" bench soak --addr "127.0.0.1:$port" --circuit tiny --witness "$D/mul.wtns" --zkey "$D/mul_final.zkey" \
+"$CUZK" bench soak --addr "$A" --circuit tiny --witness "$D/mul.wtns" --zkey "$D/mul_final.zkey" \
   --jobs "$jobs" --seconds "$secs" --clients "$clients" --pid $DAEMON --max-partitions 64 \
   --max-queued-bytes 1048576 --json "$WORK/soak.json"
 rc=$?
