@@ -234,7 +234,8 @@ Throughput bench_g1_madd(int runs = 7, int device = 0);
 /// Number-theoretic transforms over Fr of size n = 2^log_n (1 ≤ log_n ≤ 28) on one device, data resident
 /// in DeviceFrVec, natural order in and out, in place (a scratch buffer of n elements comes from the
 /// pool for n > 2^10). ω = root_of_unity(log_n, conv). Twiddle tables are built on the device on first
-/// use and kept (at most ~80 MiB, at n = 2^19); memory_stats() accounts for them.
+/// use and kept (max_table_bytes(log_n) at most: exact tables of n entries up to n = 2^24, 2 GiB there, and
+/// tens of MiB of two-level ones beyond); memory_stats() accounts for them.
 ///
 /// Algorithm: src/cuda/ntt_pass.cuh (four-step recursion in ≤ 3 passes of radix ≤ 2^10; in a pass,
 /// radix-2 DIF stages two at a time on four-element units through shared memory; twiddle/coset factors
@@ -259,6 +260,8 @@ class GpuNtt {
   void coset_inverse(DeviceFrVec& x, const Fr& shift);
   /// Bytes of device tables held for this size and convention.
   size_t table_bytes() const;
+  /// An upper bound of table_bytes() once all four transforms have run at size 2^log_n (one shift).
+  static size_t max_table_bytes(int log_n);
 
  private:
   struct Impl;

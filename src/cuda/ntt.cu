@@ -70,6 +70,16 @@ __global__ void ntt_tiny_kernel(Fr* x, int n, Fr w, int inverse, Fr s, Fr f) {
   }
 }
 
+/// Positional post-pass table (ntt_pass.cuh TableSpec): out[low + f·2^log_s] = ω^(low·f)·sh[low], ω^e from
+/// the two-level tables w (lo, hi).
+__global__ void positional_kernel(Fr* out, const nd::Table w, const Fr* sh, size_t count, int log_s) {
+  const size_t mask = (size_t{1} << log_s) - 1;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x) {
+    const size_t low = i & mask;
+    out[i] = nd::table_value(w, low * (i >> log_s)) * sh[low];
+  }
+}
+
 /// out[i] = factor·base^i.
 __global__ void powers_kernel(Fr* out, size_t count, Fr base, Fr factor) {
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x) {
@@ -98,6 +108,14 @@ int log_block() {
   static const int v = e && *e && std::atoi(e) == 10 ? 10 : nd::kLogBlockElems;
   return v;
 }
+/// Run-time tuning switch (environment, read once), kept for experiments: CUZK_NTT_EXACT_LOG = 10..28 sets
+/// the largest exponent range kept as one exact table (default nd::kMaxExactLog; at 2^27, 27 makes a
+/// coset transform 9 % faster for 4 GiB per table).
+int exact_log() {
+  const char* e = std::getenv("CUZK_NTT_EXACT_LOG");
+  static const int v = e && *e && std::atoi(e) >= 10 && std::atoi(e) <= 28 ? std::atoi(e) : nd::kMaxExactLog;
+  return v;
+}
 
 void check_size(const DeviceFrVec& x, size_t n, const char* what) {
   if (x.size() != n)
@@ -113,6 +131,7 @@ struct GpuNtt::Impl {
   RootConvention conv{};
   std::mutex mu;
   std::map<std::array<uint64_t, 9>, PoolBuffer<Fr>> tables;  // (base, factor, count) → factor·base^i
+  std::map<std::array<uint64_t, 9>, PoolBuffer<Fr>> positional_tables;  // (shift, s, count, ω_n)
   size_t bytes = 0;
 
   const Fr* table(const nd::PowSpec& s) {
@@ -130,12 +149,36 @@ struct GpuNtt::Impl {
     tables.emplace(key, std::move(buf));
     return p;
   }
+  /// The positional table of t (exact ω table t.lo, shift t.pos_shift), cached like the power tables.
+  const Fr* positional(const nd::TableSpec& t) {
+    std::array<uint64_t, 9> key{};
+    std::memcpy(key.data(), t.pos_shift.l, 32);
+    key[4] = (uint64_t)t.pos_log_s;
+    key[5] = t.lo.count;
+    std::memcpy(key.data() + 6, t.lo.base.l, 24);  // with the count, tells ω_n of either direction apart
+    auto it = positional_tables.find(key);
+    if (it != positional_tables.end()) return it->second.get();
+    int log_m = 0;
+    while ((size_t{1} << log_m) < t.lo.count) log_m++;
+    const nd::Table w = make(nd::power_table(t.lo.base, log_m, t.lo.factor, 0));  // small, two-level
+    const Fr* sh = table({t.pos_shift, Fr::one(), size_t{1} << t.pos_log_s});
+    PoolBuffer<Fr> buf(*ctx, t.lo.count);
+    positional_kernel<<<grid_for(*ctx, t.lo.count, 256), 256, 0, ctx->stream()>>>(buf.get(), w, sh, t.lo.count,
+                                                                                  t.pos_log_s);
+    CUZK_CUDA_CHECK_LAUNCH("positional_kernel", ctx->stream());
+    bytes += t.lo.count * sizeof(Fr);
+    const Fr* p = buf.get();
+    positional_tables.emplace(key, std::move(buf));
+    return p;
+  }
   nd::Table make(const nd::TableSpec& t) {
     nd::Table r;
     r.kind = t.kind;
     r.log_lo = t.log_lo;
+    r.log_div = t.log_div;
+    r.by_position = t.by_position;
     if (t.kind == nd::kTabNone) return r;
-    r.lo = table(t.lo);
+    r.lo = t.by_position ? positional(t) : table(t.lo);
     if (t.kind == nd::kTabTwoLevel) r.hi = table(t.hi);
     return r;
   }
@@ -151,6 +194,13 @@ GpuNtt::GpuNtt(int log_n, RootConvention conv, int device) : log_n_(log_n), impl
 GpuNtt::~GpuNtt() = default;
 
 size_t GpuNtt::table_bytes() const { return impl_->bytes; }
+
+size_t GpuNtt::max_table_bytes(int log_n) {
+  // exact: the forward and inverse pass-1 twiddles, the positional coset table, the inverse coset factors
+  // (n entries each) and smaller ones below n; two-level: about 8 tables of 2^15 entries at 2^30
+  const size_t n = size_t{1} << log_n;
+  return log_n <= exact_log() ? 5 * n * sizeof(Fr) : (size_t{64} << 20);
+}
 
 void GpuNtt::forward(DeviceFrVec& x) { run(x, false, false, Fr::one()); }
 void GpuNtt::inverse(DeviceFrVec& x) { run(x, true, false, Fr::one()); }
@@ -178,7 +228,7 @@ void GpuNtt::run(DeviceFrVec& x, bool inverse, bool coset, const Fr& shift) {
     CUZK_CUDA_CHECK_LAUNCH("ntt_tiny_kernel", ctx.stream());
     return;
   }
-  const nd::TransformSpec ts = nd::make_transform(L, impl_->conv, inverse, coset, shift, log_block());
+  const nd::TransformSpec ts = nd::make_transform(L, impl_->conv, inverse, coset, shift, log_block(), exact_log());
   const int P = ts.plan.num_passes;
   PoolBuffer<Fr> scratch;
   if (P > 1) scratch = PoolBuffer<Fr>(ctx, n);

@@ -17,7 +17,9 @@
 // every radix (an earlier kernel unrolled per radix, with eight elements per thread and radix-8 rounds,
 // was ~490 KB of code, stalled on instruction fetch and ran 1.3–1.6× slower on an H200).
 // Optional extras: a per-position factor on load (coset shift powers, pass 1) and a per-output factor on
-// store (inverse coset powers times n⁻¹, pass P), both from two-level tables lo[e & mask]·hi[e >> w].
+// store (inverse coset powers times n⁻¹, pass P), from exact tables or two-level ones lo[e & mask]·hi[e >> w];
+// with exact tables a forward coset transform folds most of its shift powers into pass 1's post-pass
+// twiddles (make_transform).
 #pragma once
 
 #include <cstddef>
@@ -46,7 +48,9 @@ struct Table {
   const Fr* lo = nullptr;
   const Fr* hi = nullptr;
   int kind = kTabNone;
-  int log_lo = 0;  ///< w
+  int log_lo = 0;       ///< w
+  int log_div = 0;      ///< a load factor is looked up at position >> log_div (the digit of pass 1)
+  int by_position = 0;  ///< a post-pass table indexed by position low + f·S, not by exponent low·f
 };
 
 /// Everything one pass needs (passed by value to the kernel).
@@ -210,7 +214,8 @@ CUZK_HD size_t r4_in_pos(const PassParams& p, const SubGeom& g, uint32_t j) {
 /// Stores output frequency f of sub-problem g with the post-pass twiddle or the output factor.
 CUZK_HD void r4_store(const PassParams& p, const SubGeom& g, uint32_t f, Fr x) {
   if (!p.last) {
-    if (p.post.kind != kTabNone) x = mul_table(x, p.post, (uint64_t)g.low * f);
+    if (p.post.kind != kTabNone)
+      x = mul_table(x, p.post, p.post.by_position ? g.low + ((uint64_t)f << p.log_stride) : (uint64_t)g.low * f);
     st_data(p.out + g.low + ((size_t)f << p.log_stride) + ((g.high << p.log_r) << p.log_stride), x);
   } else {
     const size_t idx = g.base + ((size_t)f << (p.log_n - p.log_r));
@@ -250,7 +255,7 @@ CUZK_MONT_UNROLL
   for (int t = 0; t < 4; t++) {
     const size_t gp = r4_in_pos(p, g, q + t * q4);
     a[t] = ld_data(p.in + gp);
-    if (p.in_factor.kind != kTabNone) a[t] = mul_table(a[t], p.in_factor, gp);
+    if (p.in_factor.kind != kTabNone) a[t] = mul_table(a[t], p.in_factor, gp >> p.in_factor.log_div);
   }
   // a = elements q, q + R/4, q + R/2, q + 3R/4: stage R/2 pairs (a0, a2), (a1, a3)
   r4_butterflies(a, p.tw_inner, q, q4);
@@ -337,10 +342,16 @@ struct PowSpec {
   size_t count = 0;
 };
 /// A table as powers: exact (lo only) or two-level (lo = ω^i, i < 2^w; hi = factor·ω^(i·2^w)).
+/// A positional post-pass table (by_position): entry low + f·2^pos_log_s = lo[low·f]·pos_shift^low, so
+/// that the coset power shift^low of a pass-1 sub-problem rides on its post-pass twiddle.
 struct TableSpec {
   int kind = kTabNone;
   int log_lo = 0;
   PowSpec lo, hi;
+  int log_div = 0;
+  int by_position = 0;
+  int pos_log_s = 0;
+  Fr pos_shift{};
 };
 
 /// Geometry of one pass.
@@ -350,8 +361,11 @@ struct PassGeom {
   int log_c = 0;       ///< sub-problems per block
 };
 
-/// Largest exponent range kept as one exact table (2^19 entries, 16 MiB); larger ones are two-level.
-constexpr int kMaxExactLog = 19;
+/// Default largest exponent range kept as one exact table (2^24 entries, 512 MiB); larger ones are
+/// two-level: two products per lookup instead of one. Exact tables and the coset fold they allow cut a
+/// 2^24 forward transform by 3 % and a coset one by 10 % on an H200 (docs/PERFORMANCE.md §17); at 2^27
+/// the same tables would take 4 GiB each, which a resident PoRep key leaves no room for.
+constexpr int kMaxExactLog = 24;
 
 /// Pass decomposition of a size-2^L transform, kMinLogRadix ≤ L ≤ 30: one pass up to 2^10, two up to
 /// 2^20, three beyond, radices as equal as possible (larger first); a block of pass q holds
@@ -389,9 +403,9 @@ inline NttPlan plan_ntt(int L, int log_block = kLogBlockElems) {
 }
 
 /// Exact table of factor·root^e for e < 2^log_m when small, else the two-level split.
-inline TableSpec power_table(const Fr& root, int log_m, const Fr& factor) {
+inline TableSpec power_table(const Fr& root, int log_m, const Fr& factor, int max_exact_log = kMaxExactLog) {
   TableSpec t;
-  if (log_m <= kMaxExactLog) {
+  if (log_m <= max_exact_log) {
     t.kind = kTabExact;
     t.lo = {root, factor, size_t{1} << log_m};
     return t;
@@ -416,9 +430,14 @@ struct TransformSpec {
 };
 
 /// Tables of a size-2^L transform (kMinLogRadix ≤ L ≤ 30). Forward: X_i = Σ_k x_k·(shift^k)·ω^(ik) (shift = 1
-/// unless coset). Inverse: x_k = n⁻¹·shift^(−k)·Σ_i X_i·ω^(−ik). ω = root_of_unity(L, conv).
+/// unless coset). Inverse: x_k = n⁻¹·shift^(−k)·Σ_i X_i·ω^(−ik). ω = root_of_unity(L, conv). Exponent
+/// ranges up to 2^max_exact_log get exact tables. With exact tables a forward coset transform of P > 1
+/// passes folds its shift powers: position k = low + S·j of pass 1 (S = 2^s, j its digit) needs
+/// shift^low·(shift^S)^j; the first factor is the same for the whole size-R DFT of sub-problem `low`, so
+/// it moves past that DFT into the positional post-pass table, and only the R-entry table of (shift^S)^j
+/// is applied on load: one product per element instead of two (two-level) or one plus the twiddle's.
 inline TransformSpec make_transform(int L, RootConvention conv, bool inverse, bool coset, const Fr& shift,
-                                    int log_block = kLogBlockElems) {
+                                    int log_block = kLogBlockElems, int max_exact_log = kMaxExactLog) {
   TransformSpec ts;
   ts.plan = plan_ntt(L, log_block);
   const int P = ts.plan.num_passes;
@@ -436,14 +455,23 @@ inline TransformSpec make_transform(int L, RootConvention conv, bool inverse, bo
     if (q < P - 1) {
       const int log_m = g.k + g.log_stride;
       const Fr factor = fold_n_inv && q == P - 2 ? n_inv : Fr::one();
-      ts.post[q] = power_table(root(log_m), log_m, factor);
+      ts.post[q] = power_table(root(log_m), log_m, factor, max_exact_log);
     }
   }
-  if (coset) {
+  if (coset && !inverse && P > 1 && L <= max_exact_log) {
+    const int s = ts.plan.pass[0].log_stride;  // pass 1's post table is ω_n^(low·f), exact here
+    ts.post[0].by_position = 1;
+    ts.post[0].pos_log_s = s;
+    ts.post[0].pos_shift = shift;
+    Fr shift_s = shift;
+    for (int i = 0; i < s; i++) shift_s = shift_s.sqr();
+    ts.in_factor = power_table(shift_s, ts.plan.pass[0].k, Fr::one(), max_exact_log);
+    ts.in_factor.log_div = s;
+  } else if (coset) {
     if (!inverse) {
-      ts.in_factor = power_table(shift, L, Fr::one());
+      ts.in_factor = power_table(shift, L, Fr::one(), max_exact_log);
     } else {
-      ts.out_factor = power_table(shift.inverse(), L, n_inv);
+      ts.out_factor = power_table(shift.inverse(), L, n_inv, max_exact_log);
     }
   }
   if (inverse && !coset && P == 1) {

@@ -31,8 +31,19 @@ struct HostTables {
     nd::Table r;
     r.kind = t.kind;
     r.log_lo = t.log_lo;
+    r.log_div = t.log_div;
+    r.by_position = t.by_position;
     if (t.kind == nd::kTabNone) return r;
     store.push_back(host_powers(t.lo));
+    if (t.by_position) {  // entry low + f·S = ω^(low·f)·shift^low
+      const std::vector<Fr> w = std::move(store.back());
+      std::vector<Fr>& v = store.back();
+      v.assign(w.size(), Fr::zero());
+      const size_t S = size_t{1} << t.pos_log_s;
+      Fr sl = Fr::one();
+      for (size_t low = 0; low < S; low++, sl = sl * t.pos_shift)
+        for (size_t f = 0; low + f * S < w.size(); f++) v[low + f * S] = w[low * f] * sl;
+    }
     r.lo = store.back().data();
     if (t.kind == nd::kTabTwoLevel) {
       store.push_back(host_powers(t.hi));
@@ -64,8 +75,9 @@ inline void emulate_pass(const nd::PassParams& p) {
 
 /// The GPU algorithm run on the CPU (kMinLogRadix ≤ L).
 inline void emulate_ntt(std::vector<Fr>& data, int L, RootConvention conv, bool inverse, bool coset,
-                        const Fr& shift = Fr::one(), int log_block = nd::kLogBlockElems) {
-  nd::TransformSpec ts = nd::make_transform(L, conv, inverse, coset, shift, log_block);
+                        const Fr& shift = Fr::one(), int log_block = nd::kLogBlockElems,
+                        int max_exact_log = nd::kMaxExactLog) {
+  nd::TransformSpec ts = nd::make_transform(L, conv, inverse, coset, shift, log_block, max_exact_log);
   HostTables tabs;
   std::vector<Fr> scratch(data.size());
   const int P = ts.plan.num_passes;

@@ -75,6 +75,31 @@ TEST(GpuNttEmulated, ThreePassShape) {
   }
 }
 
+TEST(GpuNttEmulated, ExactTablesAndTheFoldedCosetAtEveryPassCount) {
+  // exact tables up to 2^L (the 2^21 three-pass post table of pass 1 included): a forward coset transform
+  // then folds its shift powers into pass 1's positional post table; two-level tables (limit 10) at the
+  // same sizes for comparison. One, two and three passes, both conventions' shifts.
+  for (int L : {9, 13, 21})
+    for (int max_exact : {10, L})
+      for (int mode = 0; mode < 4; mode++) {
+        const bool inv = mode & 1, coset = mode & 2;
+        if (L == 21 && (max_exact != L || inv)) continue;  // ThreePassShape has the rest at 2^21
+        const RootConvention conv = L == 13 ? RootConvention::kGenerator7 : RootConvention::kSnarkjs5;
+        const Fr shift = conv == RootConvention::kSnarkjs5 ? snarkjs_shift(L) : Fr::from_u64(7);
+        auto x = fast_random<Fr>(size_t{1} << L, 500 * L + 10 * max_exact + mode);
+        auto ref = x;
+        ref_transform(ref, L, conv, inv, coset, shift);
+        emulate_ntt(x, L, conv, inv, coset, shift, cuda::ntt_detail::kLogBlockElems, max_exact);
+        EXPECT_EQ(x, ref) << "L=" << L << " max_exact=" << max_exact << " mode=" << mode;
+      }
+  // the fold is in the plan: the load factor is the R-entry digit table, pass 1's post table positional
+  const auto ts = cuda::ntt_detail::make_transform(21, RootConvention::kSnarkjs5, false, true, snarkjs_shift(21),
+                                                   cuda::ntt_detail::kLogBlockElems, 21);
+  EXPECT_EQ(ts.post[0].by_position, 1);
+  EXPECT_EQ(ts.in_factor.lo.count, size_t{1} << ts.plan.pass[0].k);
+  EXPECT_EQ(ts.in_factor.log_div, ts.plan.pass[0].log_stride);
+}
+
 TEST(GpuNttEmulated, SmallBlocks) {
   // CUZK_NTT_LOG_BLOCK = 10: half as many sub-problems per block, two and three passes
   for (int L : {12, 17, 22}) {
