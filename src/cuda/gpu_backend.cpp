@@ -28,7 +28,9 @@ double ms_since(Clock::time_point t0) {
 /// Device bytes one partition of a 2^log_n key needs besides the key: a, b, c, aux, the gathered A and
 /// B scalars, the NTT scratch and tables, and the MSM engines' digit/sort scratch (about 10 words per H
 /// scalar).
-size_t working_set(int log_n) { return (size_t{1} << log_n) * 32 * 16 + cuda::GpuNtt::max_table_bytes(log_n); }
+size_t working_set(int log_n) {
+  return (size_t{1} << log_n) * 32 * 16 + cuda::GpuNtt::max_table_bytes(log_n);
+}
 
 /// The point vectors of one key on the device, one MSM engine each.
 struct Resident {

@@ -17,9 +17,9 @@
 // every radix (an earlier kernel unrolled per radix, with eight elements per thread and radix-8 rounds,
 // was ~490 KB of code, stalled on instruction fetch and ran 1.3–1.6× slower on an H200).
 // Optional extras: a per-position factor on load (coset shift powers, pass 1) and a per-output factor on
-// store (inverse coset powers times n⁻¹, pass P), from exact tables or two-level ones lo[e & mask]·hi[e >> w];
-// with exact tables a forward coset transform folds most of its shift powers into pass 1's post-pass
-// twiddles (make_transform).
+// store (inverse coset powers times n⁻¹, pass P), from exact tables or two-level ones
+// lo[e & mask]·hi[e >> w]; with exact tables a forward coset transform folds most of its shift powers
+// into pass 1's post-pass twiddles (make_transform).
 #pragma once
 
 #include <cstddef>
@@ -57,14 +57,14 @@ struct Table {
 struct PassParams {
   const Fr* in = nullptr;
   Fr* out = nullptr;
-  int log_n = 0;       ///< L
-  int log_stride = 0;  ///< s: this pass's digit sits at stride 2^s (0 for the last pass)
-  int log_c = 0;       ///< C = 2^log_c sub-problems per block
-  int last = 0;        ///< 1 for the final, out-of-place pass
-  int num_passes = 1;  ///< P
-  int log_r = 0;       ///< K: this pass's log radix
-  int log_r1 = 0;      ///< K_1 (digit reversal in the last pass)
-  int log_r2 = 0;      ///< K_2 (digit reversal in the last pass when P = 3)
+  int log_n = 0;                 ///< L
+  int log_stride = 0;            ///< s: this pass's digit sits at stride 2^s (0 for the last pass)
+  int log_c = 0;                 ///< C = 2^log_c sub-problems per block
+  int last = 0;                  ///< 1 for the final, out-of-place pass
+  int num_passes = 1;            ///< P
+  int log_r = 0;                 ///< K: this pass's log radix
+  int log_r1 = 0;                ///< K_1 (digit reversal in the last pass)
+  int log_r2 = 0;                ///< K_2 (digit reversal in the last pass when P = 3)
   const Fr* tw_inner = nullptr;  ///< ω_R^e for e < R/2 (ω⁻¹ for the inverse)
   Table post;                    ///< ω_M^(low·f) after a non-last pass
   Table in_factor;               ///< factor[pos] on load (pass 1 only)
@@ -182,7 +182,7 @@ constexpr size_t r4_smem_bytes(int k, int log_c) { return (size_t)32 << (k + log
 /// Threads per block of the pass kernel: one per unit of four elements, at most kPassThreads.
 constexpr uint32_t r4_threads(int k, int log_c) {
   return ((size_t)1 << (k + log_c - 2)) < (size_t)kPassThreads ? (uint32_t)1 << (k + log_c - 2)
-                                                                 : (uint32_t)kPassThreads;
+                                                               : (uint32_t)kPassThreads;
 }
 
 /// Where sub-problem c of a block lives: positions low + S·j + S·R·high for a
@@ -215,7 +215,8 @@ CUZK_HD size_t r4_in_pos(const PassParams& p, const SubGeom& g, uint32_t j) {
 CUZK_HD void r4_store(const PassParams& p, const SubGeom& g, uint32_t f, Fr x) {
   if (!p.last) {
     if (p.post.kind != kTabNone)
-      x = mul_table(x, p.post, p.post.by_position ? g.low + ((uint64_t)f << p.log_stride) : (uint64_t)g.low * f);
+      x = mul_table(x, p.post,
+                    p.post.by_position ? g.low + ((uint64_t)f << p.log_stride) : (uint64_t)g.low * f);
     st_data(p.out + g.low + ((size_t)f << p.log_stride) + ((g.high << p.log_r) << p.log_stride), x);
   } else {
     const size_t idx = g.base + ((size_t)f << (p.log_n - p.log_r));
@@ -251,7 +252,7 @@ CUZK_HD void r4_first(const PassParams& p, uint32_t block, uint32_t u, uint64_t*
   const uint32_t c = u & (C - 1), q = u >> p.log_c;
   const SubGeom g = sub_geom(p, block, c);
   Fr a[4];
-CUZK_MONT_UNROLL
+  CUZK_MONT_UNROLL
   for (int t = 0; t < 4; t++) {
     const size_t gp = r4_in_pos(p, g, q + t * q4);
     a[t] = ld_data(p.in + gp);
@@ -259,7 +260,7 @@ CUZK_MONT_UNROLL
   }
   // a = elements q, q + R/4, q + R/2, q + 3R/4: stage R/2 pairs (a0, a2), (a1, a3)
   r4_butterflies(a, p.tw_inner, q, q4);
-CUZK_MONT_UNROLL
+  CUZK_MONT_UNROLL
   for (int t = 0; t < 4; t++) sm_put(sm, E, (q + t * q4) * C + c, a[t]);
 }
 
@@ -270,10 +271,10 @@ CUZK_HD void r4_middle(const PassParams& p, int log_h, uint32_t u, uint64_t* sm)
   const uint32_t c = u & (C - 1), q = u >> p.log_c;
   const uint32_t pos = q & (h / 2 - 1), j = ((q >> (log_h - 1)) << (log_h + 1)) | pos;
   Fr a[4];
-CUZK_MONT_UNROLL
+  CUZK_MONT_UNROLL
   for (int t = 0; t < 4; t++) a[t] = sm_get(sm, E, (j + t * (h / 2)) * C + c);
   r4_butterflies(a, p.tw_inner, pos << (K - 1 - log_h), R / 4);
-CUZK_MONT_UNROLL
+  CUZK_MONT_UNROLL
   for (int t = 0; t < 4; t++) sm_put(sm, E, (j + t * (h / 2)) * C + c, a[t]);
 }
 
@@ -295,7 +296,7 @@ CUZK_HD void r4_last(const PassParams& p, uint32_t block, uint32_t u, const uint
   const uint32_t C = 1u << p.log_c, R = 1u << K, E = C * R;
   const uint32_t c = u & (C - 1), q = u >> p.log_c;
   Fr a[4];
-CUZK_MONT_UNROLL
+  CUZK_MONT_UNROLL
   for (int t = 0; t < 4; t++) a[t] = sm_get(sm, E, (4 * q + t) * C + c);
   // stage 2: (a0, a2) by ω^0, (a1, a3) by ω^(R/4); stage 1: all by ω^0
   Fr d = a[0] - a[2];

@@ -530,7 +530,8 @@ class ProofReader : public TreeReader {
     expect_object(data, p);
     if (data.size() != 1)
       fail(p, "expected one key (Single, Sub or Top), found " + std::to_string(data.size()));
-    const std::string& variant = data.begin().key();
+    const json::const_iterator only = data.begin();  // named: GCC 13 flags a reference through a temporary
+    const std::string& variant = only.key();
     C1MerkleProof m;
     if (variant == "Single")
       m.kind = MerkleProofKind::kSingle;
@@ -545,7 +546,7 @@ class ProofReader : public TreeReader {
     if (m.kind != want)
       fail(p, std::string(tree) + " of a " + shape_.name + " sector takes " + kind_name(want) +
                   " proofs, not " + variant);
-    const json& body = data.begin().value();
+    const json& body = only.value();
     expect_object(body, p);
     {
       const json& r = field(body, "root", p);

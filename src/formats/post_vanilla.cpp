@@ -328,7 +328,8 @@ struct JsonReader {
                              (t.top_arity   ? "Top"
                               : t.sub_arity ? "Sub"
                                             : "Single"));
-    const json& body = d.begin().value();
+    const json::const_iterator only = d.begin();  // named: GCC 13 flags a reference through a temporary
+    const json& body = only.value();
     if (m.kind == MerkleProofKind::kSingle) {
       path(get(body, v, "path", json::value_t::object), v + ".path", t.base_arity, t.base_levels, m.path);
     } else {

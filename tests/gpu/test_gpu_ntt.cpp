@@ -6,10 +6,10 @@
 #include <thread>
 
 #include "cuda/gpu.hpp"
-#include "util/error.hpp"
 #include "gpu_support.hpp"
 #include "ntt_emulator.hpp"
 #include "random.hpp"
+#include "util/error.hpp"
 
 #if __has_include("ntt/ntt.hpp")
 #include "ntt/ntt.hpp"
@@ -93,8 +93,8 @@ TEST(GpuNttEmulated, ExactTablesAndTheFoldedCosetAtEveryPassCount) {
         EXPECT_EQ(x, ref) << "L=" << L << " max_exact=" << max_exact << " mode=" << mode;
       }
   // the fold is in the plan: the load factor is the R-entry digit table, pass 1's post table positional
-  const auto ts = cuda::ntt_detail::make_transform(21, RootConvention::kSnarkjs5, false, true, snarkjs_shift(21),
-                                                   cuda::ntt_detail::kLogBlockElems, 21);
+  const auto ts = cuda::ntt_detail::make_transform(21, RootConvention::kSnarkjs5, false, true,
+                                                   snarkjs_shift(21), cuda::ntt_detail::kLogBlockElems, 21);
   EXPECT_EQ(ts.post[0].by_position, 1);
   EXPECT_EQ(ts.in_factor.lo.count, size_t{1} << ts.plan.pass[0].k);
   EXPECT_EQ(ts.in_factor.log_div, ts.plan.pass[0].log_stride);
@@ -159,7 +159,8 @@ void par_ref_ntt(std::vector<Fr>& a, const Fr& w) {
 }
 
 /// GPU transform of x (copied) in the given mode.
-std::vector<Fr> gpu_transform(cuda::GpuNtt& g, const std::vector<Fr>& x, bool inv, bool coset, const Fr& shift) {
+std::vector<Fr> gpu_transform(cuda::GpuNtt& g, const std::vector<Fr>& x, bool inv, bool coset,
+                              const Fr& shift) {
   cuda::DeviceFrVec d(x.size());
   d.upload(x);
   if (!inv && !coset) g.forward(d);
@@ -227,7 +228,8 @@ void check_large(int L, RootConvention conv, bool all_modes) {
 
 TEST(GpuNtt, LargeSizes17To24) {
   CUZK_REQUIRE_GPU();
-  for (int L = 17; L <= 24; L++) check_large(L, L % 2 ? RootConvention::kSnarkjs5 : RootConvention::kGenerator7, L >= 20);
+  for (int L = 17; L <= 24; L++)
+    check_large(L, L % 2 ? RootConvention::kSnarkjs5 : RootConvention::kGenerator7, L >= 20);
 }
 
 TEST(GpuNtt, Size2p27) {
