@@ -564,10 +564,16 @@ int run_bench_soak(const SoakOptions& o, bool quiet) {
     if (soak.as_expected[k] != soak.sent[k])
       soak.fail(std::to_string(soak.sent[k] - soak.as_expected[k]) + " " + kKindNames[k] +
                 " job(s) did not end as expected");
-  // Resources: after the warm-up (the first tenth of the jobs) to the end.
+  const unsigned total = [&] {
+    unsigned n = 0;
+    for (unsigned k = 0; k < kKinds; k++) n += soak.sent[k];
+    return n;
+  }();
+  // Resources: after the warm-up (the first tenth of the jobs sent: fewer than --jobs when --seconds
+  // ended the run) to the end.
   nlohmann::json res = nlohmann::json::object();
   if (o.pid > 0 && samples.size() >= 2) {
-    const unsigned warm_jobs = std::max(1u, o.jobs / 10);
+    const unsigned warm_jobs = std::max(1u, total / 10);
     size_t w = 0;
     while (w + 1 < samples.size() && samples[w].jobs_sent < warm_jobs) w++;
     const Sample &first = samples.front(), &warm = samples[w], &end = samples.back();
@@ -590,7 +596,7 @@ int run_bench_soak(const SoakOptions& o, bool quiet) {
     // retained results reach their limit).
     nlohmann::json curve = nlohmann::json::array();
     for (unsigned tenth = 1, at = 0; tenth <= 10; tenth++) {
-      while (at + 1 < samples.size() && samples[at].jobs_sent < o.jobs * tenth / 10) at++;
+      while (at + 1 < samples.size() && samples[at].jobs_sent < (uint64_t)total * tenth / 10) at++;
       curve.push_back({{"jobs_sent", samples[at].jobs_sent},
                        {"rss_mib", samples[at].rss_kib / 1024.0},
                        {"charged_mib", samples[at].memory_used / 1048576.0},
@@ -627,11 +633,6 @@ int run_bench_soak(const SoakOptions& o, bool quiet) {
       soak.fail("the daemon's open descriptors grew from " + std::to_string(warm.fds) + " to " +
                 std::to_string(end.fds) + " after the warm-up");
   }
-  const unsigned total = [&] {
-    unsigned n = 0;
-    for (unsigned k = 0; k < kKinds; k++) n += soak.sent[k];
-    return n;
-  }();
   nlohmann::json kinds = nlohmann::json::object();
   for (unsigned k = 0; k < kKinds; k++)
     kinds[kKindNames[k]] = {{"sent", soak.sent[k]}, {"as_expected", soak.as_expected[k]}};
