@@ -3,6 +3,7 @@
 // idempotent resubmission, shutdown, and a fake slow backend showing that GPU workers loop back
 // before finalize ends.
 #include <gtest/gtest.h>
+#include <malloc.h>
 
 #include <atomic>
 #include <fstream>
@@ -205,6 +206,91 @@ TEST(EngineMemory, AcquireWaitsButOversizeAloneIsGranted) {
   auto x = b.acquire(60, {});
   auto y = b.acquire(60, [] { return true; });  // abandoned: does not wait
   EXPECT_EQ(y.bytes(), 0u);
+}
+
+// ---- retained results ----------------------------------------------------------------------------
+
+/// Heap bytes in use now, all arenas (glibc's mallinfo2: allocated blocks with their headers).
+size_t heap_in_use() { return mallinfo2().uordblks; }
+
+/// Creates and ends `n` jobs on `t` the way the daemon's soak mix does (1-3 partitions of a circuit
+/// with one public input; every tenth under a request_id, with a 32-byte fingerprint; every fifth
+/// failed with an error text, every tenth cancelled, the rest completed), on this thread only.
+void run_tiny_jobs(Tracker& t, size_t n, size_t first) {
+  for (size_t i = first; i < first + n; i++) {
+    JobRequest req;
+    req.circuit_id = "tiny";
+    if (i % 10 == 3) {
+      req.request_id = "soak-1764671234567-" + std::to_string(i);
+      req.fingerprint = std::string(32, (char)i);
+    }
+    req.partitions.resize(1 + i % 3);
+    std::shared_ptr<Job> job = t.create(req, 100).first;
+    req = {};
+    ASSERT_TRUE(t.start(*job, Clock::now()));
+    if (i % 5 == 1) {
+      t.partition_failed(*job, 0, "the witness has 3 values where the circuit has 4 (a corrupt .wtns)");
+    } else if (i % 10 == 6) {
+      ASSERT_TRUE(t.cancel(job->id, "cancelled by the client").has_value());
+    } else {
+      for (uint32_t k = 0; k < job->n_partitions; k++) {
+        const Clock::time_point now = Clock::now();
+        t.add_times(*job, 0, 0.1, now, now + std::chrono::microseconds(50));
+        ProveResult res;
+        res.public_inputs.assign(1, Fr{});
+        PartitionTiming timing;
+        timing.device = "cpu";
+        t.partition_done(*job, k, std::move(res), timing);
+      }
+      ASSERT_EQ(job->state, JobState::kCompleted);
+    }
+  }
+}
+
+TEST(EngineTracker, RetainedJobsAreChargedWhatTheyHoldOnTheHeap) {
+  // What a retained job is charged must be what it really costs (soak finding 2 of docs/RELIABILITY.md:
+  // the first estimate charged a quarter of the daemon's growth). One thread, so that every block comes
+  // from one arena and mallinfo2's in-use count moves by exactly what the jobs hold, up to the blocks
+  // malloc keeps cached (tcache, fastbins: a few KiB).
+  Metrics metrics;
+  MemoryBudget memory;
+  constexpr size_t kJobs = 4000;
+  Tracker t(metrics, {}, memory, kJobs, 1ull << 40, 0);
+  run_tiny_jobs(t, 200, 0);  // warm-up: the maps' and deque's first blocks, malloc's caches
+  const size_t heap0 = heap_in_use();
+  const Tracker::Held held0 = t.held();
+  run_tiny_jobs(t, kJobs - 200, 200);
+  const double real = (double)(heap_in_use() - heap0);
+  const Tracker::Held held = t.held();
+  ASSERT_EQ(held.retained_jobs, kJobs);
+  EXPECT_EQ(held.input_bytes, 0u);
+  EXPECT_EQ(memory.used(), held.retained_bytes);
+  const double charged = (double)(held.retained_bytes - held0.retained_bytes);
+  const double per_job = real / (kJobs - 200);
+  RecordProperty("real_bytes_per_retained_job", std::to_string(per_job));
+  RecordProperty("charged_bytes_per_retained_job", std::to_string(charged / (kJobs - 200)));
+  EXPECT_GE(charged, 0.95 * real) << "real " << per_job << " B/job";
+  EXPECT_LE(charged, 1.25 * real) << "real " << per_job << " B/job";
+  // A completed job's record: its proofs and public inputs come back.
+  EXPECT_GT(per_job, 300.0);
+  EXPECT_LT(per_job, 2048.0) << "a retained tiny job should stay compact";
+
+  // The byte limit bounds what retained jobs hold: 3 times the limit's worth of jobs, heap within it.
+  Metrics metrics2;
+  MemoryBudget memory2;
+  constexpr uint64_t kLimit = 1 << 20;
+  const size_t heap1 = heap_in_use();
+  {
+    Tracker bounded(metrics2, {}, memory2, 1000000, kLimit, 0);
+    run_tiny_jobs(bounded, 3 * kLimit / 800, 0);
+    const Tracker::Held h = bounded.held();
+    EXPECT_LE(h.retained_bytes, kLimit);
+    EXPECT_GT(h.retained_bytes, kLimit - 4096);
+    EXPECT_LT(h.retained_jobs, 3 * kLimit / 800);
+    EXPECT_EQ(memory2.used(), h.retained_bytes);
+    EXPECT_LE((double)(heap_in_use() - heap1), 1.05 * kLimit + (64 << 10));
+  }
+  EXPECT_EQ(memory2.used(), 0u);
 }
 
 TEST(EngineRegistry, LoadsBellpersonParamsWithTheirR1cs) {

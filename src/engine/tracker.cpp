@@ -4,6 +4,53 @@
 
 namespace cuzk::engine {
 
+namespace {
+
+/// The block glibc's malloc takes for a request of `n` bytes on a 64-bit system (0 for none).
+constexpr uint64_t heap_block(uint64_t n) {
+  return n == 0 ? 0 : std::max<uint64_t>(32, (n + 8 + 15) & ~uint64_t{15});
+}
+uint64_t heap_of(const std::string& s) {
+  static const size_t kInline = std::string().capacity();  // short strings live inside the object
+  return s.capacity() > kInline ? heap_block(s.capacity() + 1) : 0;
+}
+template <class T>
+uint64_t heap_of(const std::vector<T>& v) {
+  return heap_block(v.capacity() * sizeof(T));
+}
+constexpr uint64_t kMapNode = 32;  // a std::map node's links and colour, before its value
+
+/// The union of [begin, end) spans, milliseconds.
+double union_ms(std::vector<std::pair<Clock::time_point, Clock::time_point>> spans) {
+  std::sort(spans.begin(), spans.end());
+  double ms = 0;
+  Clock::time_point covered{};
+  for (const auto& [b, e] : spans) {
+    const Clock::time_point from = std::max(b, covered);
+    if (e > from) ms += ms_between(from, e);
+    covered = std::max(covered, e);
+  }
+  return ms;
+}
+
+}  // namespace
+
+uint64_t retained_footprint(const Job& job) {
+  // make_shared: one block with the control block (vtable pointer, two counts) and the Job.
+  uint64_t bytes = heap_block(16 + sizeof(Job));
+  for (const std::string* s :
+       {&job.id, &job.request_id, &job.circuit_id, &job.kind, &job.fingerprint, &job.error})
+    bytes += heap_of(*s);
+  bytes += heap_of(job.results) + heap_of(job.inputs) + heap_of(job.gpu_spans);
+  for (const auto& r : job.results) bytes += heap_of(r.timing.device);
+  // Its jobs_ node, its by_request_ node, its finished_ slot (deque blocks of 512 bytes: 64 slots).
+  bytes += heap_block(kMapNode + sizeof(std::pair<const std::string_view, std::shared_ptr<Job>>));
+  if (!job.request_id.empty())
+    bytes += heap_block(kMapNode + sizeof(std::pair<const std::string_view, Job*>));
+  bytes += heap_block(512) / 64 + 1;
+  return bytes;
+}
+
 const char* to_string(Priority p) {
   switch (p) {
     case Priority::kLow:
@@ -61,18 +108,16 @@ std::pair<std::shared_ptr<Job>, bool> Tracker::create(const JobRequest& req, uin
   if (!req.request_id.empty()) {
     auto it = by_request_.find(req.request_id);
     if (it != by_request_.end()) {
-      auto j = jobs_.find(it->second);
+      const Job& old = *it->second;
       // A failed or cancelled job does not hold its request_id: the new request is a retry.
-      if (j != jobs_.end() && j->second->state != JobState::kFailed &&
-          j->second->state != JobState::kCancelled) {
-        const Job& old = *j->second;
+      if (old.state != JobState::kFailed && old.state != JobState::kCancelled) {
         if (old.circuit_id != req.circuit_id || old.kind != req.kind ||
             old.n_partitions != req.partitions.size() || old.fingerprint != req.fingerprint)
           throw SubmitRefused(SubmitRefused::Reason::kRequestIdInUse,
                               "request_id \"" + printable(req.request_id) + "\" is taken by job " + old.id +
                                   " (" + to_string(old.state) +
                                   "), which asked for a different proof: use another request_id");
-        return {j->second, true};
+        return {jobs_.at(old.id), true};
       }
     }
   }
@@ -97,14 +142,16 @@ std::pair<std::shared_ptr<Job>, bool> Tracker::create(const JobRequest& req, uin
   }
   job->n_partitions = req.partitions.size();
   job->submitted = Clock::now();
-  job->proofs.resize(job->n_partitions);
-  job->public_inputs.resize(job->n_partitions);
-  job->timings.resize(job->n_partitions);
+  job->results.resize(job->n_partitions);
   job->input_bytes = input_bytes;
   job->input_charge = memory_.charge(input_bytes);
   input_bytes_ += input_bytes;
-  jobs_[job->id] = job;
-  if (!req.request_id.empty()) by_request_[req.request_id] = job->id;
+  jobs_.emplace(job->id, job);
+  if (!req.request_id.empty()) {
+    // A retry: the key must view the new job's string, which outlives the entry.
+    by_request_.erase(req.request_id);
+    by_request_.emplace(job->request_id, job.get());
+  }
   active_++;
   metrics_.jobs_submitted++;
   return {job, false};
@@ -129,6 +176,7 @@ bool Tracker::start(Job& job, Clock::time_point t) {
 void Tracker::add_times(Job& job, double srs_load_ms, double synth_ms, Clock::time_point gpu_start,
                         Clock::time_point gpu_end) {
   std::lock_guard lk(mu_);
+  if (is_final(job.state)) return;  // a discarded partition's times: the record is final
   job.srs_load_ms += srs_load_ms;
   job.synth_ms += synth_ms;
   job.gpu_spans.emplace_back(gpu_start, gpu_end);
@@ -139,9 +187,19 @@ void Tracker::partition_done(Job& job, uint32_t index, ProveResult&& res, const 
   metrics_.partitions_completed++;
   // Cancelled or failed meanwhile: the result is dropped; an index the job does not have is never stored.
   if (is_final(job.state) || index >= job.n_partitions) return;
-  job.proofs[index] = res.proof;
-  job.public_inputs[index] = std::move(res.public_inputs);
-  job.timings[index] = t;
+  if (job.done == 0) {
+    job.n_inputs = res.public_inputs.size();
+    job.inputs.resize(job.n_partitions * job.n_inputs);
+  } else if (res.public_inputs.size() != job.n_inputs) {
+    finish(job, JobState::kFailed,
+           "partition " + std::to_string(index) + ": the backend returned " +
+               std::to_string(res.public_inputs.size()) +
+               " public inputs where the job's other partitions have " + std::to_string(job.n_inputs));
+    return;
+  }
+  job.results[index] = {res.proof, t};
+  std::copy(res.public_inputs.begin(), res.public_inputs.end(),
+            job.inputs.begin() + (ptrdiff_t)(index * job.n_inputs));
   if (++job.done == job.n_partitions) finish(job, JobState::kCompleted, "");
 }
 
@@ -173,6 +231,7 @@ std::optional<bool> Tracker::cancel(const std::string& job_id, const std::string
 void Tracker::finish(Job& job, JobState s, const std::string& error) {
   job.state = s;
   job.error = error;
+  job.error.shrink_to_fit();
   job.finished = Clock::now();
   job.dropped = s != JobState::kCompleted;
   active_--;
@@ -199,36 +258,28 @@ void Tracker::finish(Job& job, JobState s, const std::string& error) {
     if (!error.empty()) ev.fields.emplace_back("error", error);
     log_(ev);
   }
-  // The input is gone (or going: partitions still running are discarded); a job that did not complete
-  // keeps no per-partition data.
+  // The input is gone (or going: partitions still running are discarded). What stays is the compact
+  // record: a job that did not complete keeps no per-partition data, the GPU spans become their union.
   input_bytes_ -= job.input_bytes;
   job.input_charge.reset();
   if (s != JobState::kCompleted) {
-    job.proofs = {};
-    job.public_inputs = {};
-    job.timings = {};
+    job.results = {};
+    job.inputs = {};
   }
-  uint64_t bytes = sizeof(Job) + job.id.size() + job.request_id.size() + job.circuit_id.size() +
-                   job.kind.size() + job.fingerprint.size() + job.error.size() +
-                   job.gpu_spans.size() * sizeof(job.gpu_spans[0]) +
-                   job.proofs.size() * (sizeof(Groth16Proof) + sizeof(PartitionTiming));
-  for (const auto& p : job.public_inputs) bytes += sizeof(p) + p.size() * sizeof(Fr);
-  for (const auto& t : job.timings) bytes += t.device.size();
-  job.retained_bytes = bytes;
-  job.retained_charge = memory_.charge(bytes);
-  retained_bytes_ += bytes;
-  finished_.push_back(job.id);
+  job.gpu_ms = union_ms(std::move(job.gpu_spans));
+  job.gpu_spans = {};
+  job.retained_bytes = retained_footprint(job);
+  job.retained_charge = memory_.charge(job.retained_bytes);
+  retained_bytes_ += job.retained_bytes;
+  finished_.push_back(&job);
   while (finished_.size() > retained_ || (finished_.size() > 1 && retained_bytes_ > retained_bytes_max_)) {
-    auto it = jobs_.find(finished_.front());
-    if (it != jobs_.end()) {
-      Job& old = *it->second;
-      auto r = by_request_.find(old.request_id);
-      if (r != by_request_.end() && r->second == old.id) by_request_.erase(r);
-      retained_bytes_ -= old.retained_bytes;
-      old.retained_charge.reset();
-      jobs_.erase(it);
-    }
+    Job& old = *finished_.front();
     finished_.pop_front();
+    auto r = by_request_.find(old.request_id);
+    if (r != by_request_.end() && r->second == &old) by_request_.erase(r);
+    retained_bytes_ -= old.retained_bytes;
+    old.retained_charge.reset();
+    jobs_.erase(jobs_.find(old.id));  // may destroy `old`: last
   }
   cv_.notify_all();
 }
@@ -240,23 +291,22 @@ JobResult Tracker::result(const Job& job) const {
   r.state = job.state;
   r.error = job.error;
   if (job.state == JobState::kCompleted) {
-    r.proofs = job.proofs;
-    r.public_inputs = job.public_inputs;
-    r.partitions = job.timings;
+    r.proofs.reserve(job.n_partitions);
+    r.public_inputs.reserve(job.n_partitions);
+    r.partitions.reserve(job.n_partitions);
+    for (size_t i = 0; i < job.n_partitions; i++) {
+      r.proofs.push_back(job.results[i].proof);
+      const auto first = job.inputs.begin() + (ptrdiff_t)(i * job.n_inputs);
+      r.public_inputs.emplace_back(first, first + (ptrdiff_t)job.n_inputs);
+      r.partitions.push_back(job.results[i].timing);
+    }
   }
   const Clock::time_point now = Clock::now();
   r.queue_wait_ms = ms_between(job.submitted, job.first_synth == Clock::time_point{} ? now : job.first_synth);
   r.srs_load_ms = job.srs_load_ms;
   r.synthesis_ms = job.synth_ms;
   // The union of the start() calls' spans (they overlap when several workers prove the job).
-  auto spans = job.gpu_spans;
-  std::sort(spans.begin(), spans.end());
-  Clock::time_point covered{};
-  for (const auto& [b, e] : spans) {
-    const Clock::time_point from = std::max(b, covered);
-    if (e > from) r.gpu_ms += ms_between(from, e);
-    covered = std::max(covered, e);
-  }
+  r.gpu_ms = is_final(job.state) ? job.gpu_ms : union_ms(job.gpu_spans);
   r.total_ms = ms_between(job.submitted, is_final(job.state) ? job.finished : now);
   return r;
 }

@@ -16,6 +16,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -46,18 +47,36 @@ struct Job {
   JobState state = JobState::kQueued;
   std::string error;
   size_t done = 0;  ///< partitions proved
-  std::vector<Groth16Proof> proofs;
-  std::vector<std::vector<Fr>> public_inputs;
-  std::vector<PartitionTiming> timings;
+  /// One partition's proof and times.
+  struct PartitionResult {
+    Groth16Proof proof;
+    PartitionTiming timing;
+  };
+  /// Per partition, in partition order (one allocation); emptied when the job fails or is cancelled.
+  std::vector<PartitionResult> results;
+  /// The partitions' public inputs (without ONE), `n_inputs` each, back to back in partition order (one
+  /// allocation, made when the first partition is stored: every partition of a circuit has as many).
+  std::vector<Fr> inputs;
+  size_t n_inputs = 0;
   double srs_load_ms = 0, synth_ms = 0;
-  /// The partitions' start() calls, [begin, end) each: their union is the job's GPU time.
+  /// The partitions' start() calls, [begin, end) each: their union is the job's GPU time, kept in
+  /// `gpu_ms` (and the spans freed) once the job is final.
   std::vector<std::pair<Clock::time_point, Clock::time_point>> gpu_spans;
+  double gpu_ms = 0;
   Clock::time_point first_synth{}, finished{};
   uint64_t input_bytes = 0;                ///< the request's input (Tracker::create), until final
   MemoryBudget::Reservation input_charge;  ///< input_bytes in the budget, until final
-  uint64_t retained_bytes = 0;             ///< what the finished job holds (Tracker::finish)
+  /// What the finished job holds on the heap, as Tracker::finish counts it (retained_footprint).
+  uint64_t retained_bytes = 0;
   MemoryBudget::Reservation retained_charge;
 };
+
+/// The heap bytes that a finished `job` holds while the tracker retains it: the Job (with its
+/// shared_ptr control block), its strings' and vectors' heap blocks and the tracker's index entries for
+/// it, each block rounded as glibc's malloc rounds it (8 bytes of header, 16-byte granules, 32 at least).
+/// This is what a retained job is charged to the memory budget and counted against
+/// EngineConfig::retained_bytes.
+uint64_t retained_footprint(const Job& job);
 
 /// The job table. Thread-safe.
 class Tracker {
@@ -79,7 +98,8 @@ class Tracker {
   /// The first partition of `job` starts synthesis at `t`: the job becomes kRunning (cancel() after
   /// this reports was_running). Returns false when the job was already dropped.
   bool start(Job& job, Clock::time_point t);
-  /// Adds one partition's times to the job's totals (circuit load, synthesis, its start() call).
+  /// Adds one partition's times to the job's totals (circuit load, synthesis, its start() call); the
+  /// times of a partition that ends after its job is final are not counted.
   void add_times(Job& job, double srs_load_ms, double synth_ms, Clock::time_point gpu_start,
                  Clock::time_point gpu_end);
   /// Stores a proved partition; the job completes when all are in.
@@ -125,9 +145,11 @@ class Tracker {
   std::random_device random_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::map<std::string, std::shared_ptr<Job>> jobs_;
-  std::map<std::string, std::string> by_request_;
-  std::deque<std::string> finished_;
+  // Keyed by views of the jobs' own id and request_id strings (no copies): an entry lives no longer
+  // than its job's entry in jobs_, which owns the job.
+  std::map<std::string_view, std::shared_ptr<Job>> jobs_;
+  std::map<std::string_view, Job*> by_request_;  ///< request_id → the latest job created under it
+  std::deque<Job*> finished_;                    ///< the retained jobs, oldest first
   uint64_t next_seq_ = 1;
   size_t active_ = 0;
 };

@@ -2,6 +2,7 @@
 
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/resource_quota.h>
+#include <malloc.h>
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -33,6 +35,24 @@
 
 namespace cuzk::service {
 namespace {
+
+/// Malloc arenas the daemon lets glibc use (bound_malloc_arenas).
+constexpr int kMallocArenas = 2;
+
+/// glibc gives a thread that allocates while another holds the arena's lock an arena of its own (up to
+/// 8 per core), and memory freed in an arena stays there, in pages that neither the other arenas nor
+/// the kernel get back: the daemon's gRPC, synthesis, GPU-worker and finalizer threads, which allocate
+/// and free a job's pieces in turn, held ~4-6 times its live heap that way (docs/RELIABILITY.md, soak
+/// finding 2). Bounding the arenas to kMallocArenas keeps RSS near the heap; the proving buffers are
+/// large blocks (mmap'd, no arena), so little contends for the locks. MALLOC_ARENA_MAX or a
+/// glibc.malloc.arena_max tunable in the environment takes precedence.
+void bound_malloc_arenas() {
+#ifdef __GLIBC__
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  if (std::getenv("MALLOC_ARENA_MAX") || (tunables && std::strstr(tunables, "arena_max"))) return;
+  mallopt(M_ARENA_MAX, kMallocArenas);
+#endif
+}
 
 spdlog::level::level_enum spd_level(engine::LogLevel l) {
   switch (l) {
@@ -89,6 +109,7 @@ struct Daemon::Impl {
 
 Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
+  bound_malloc_arenas();  // before the engine's and gRPC's threads start
   spdlog::set_level(spdlog::level::from_str(cfg.log_level));
   // One backend per device: a GpuBackend per entry of gpus.devices (all GPUs when empty) in CUDA builds
   // on a machine with GPUs; otherwise CPU "devices" (each a CpuBackend with gpus.gpu_threads threads).
