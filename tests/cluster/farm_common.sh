@@ -25,6 +25,7 @@ declare -a NODE_PID ADDR
 farm_cleanup() {
   for p in "${NODE_PID[@]:-}"; do [ -n "$p" ] && kill -9 "$p" 2>/dev/null || true; done
   [ -f "$PGDIR/data/postmaster.pid" ] && "${PGRUN[@]}" "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate stop >/dev/null 2>&1
+  [ -n "${FARM_KEEP:-}" ] && { echo "kept $WORK" >&2; rm -rf "$PGDIR"; return; }
   rm -rf "$WORK" "$PGDIR"
 }
 trap farm_cleanup EXIT
@@ -69,6 +70,9 @@ max_attempts = $MAX_ATTEMPTS
 retention = "${RETENTION:-7d}"
 [srs]
 param_cache = "${PARAM_CACHE:-}"
+verify_subgroup = ${VERIFY_SUBGROUP:-true}
+[scheduler]
+deadline_lead_s = ${DEADLINE_LEAD:-600}
 [[circuits]]
 id = "mimc"
 zkey = "$D/mimc/mimc_dev.zkey"
