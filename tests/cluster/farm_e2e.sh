@@ -31,8 +31,8 @@ await_ok() {
   "$CUZK" client await --addr "${ADDR[$1]}" --out "$WORK/ans/$2.$1" --timeout-ms "${3:-60000}" "$2" >"$WORK/ans/$2.$1.json" \
     || { cat "$WORK/ans/$2.$1.json"; fail "job $2 on node $1: not completed"; }
 }
-# stored_once FILE_OF_JOBS: every partition of those jobs has its proof stored once (one partition_stored
-# line in all the logs) and is done in the database.
+# stored_once FILE_OF_JOBS: every partition of those jobs has its proof stored once (no two partition_stored
+# lines for one partition in all the logs, none beyond the job's partitions) and is done in the database.
 stored_once() {
   local dup
   dup=$(cat "$WORK"/node-*.log | sed -n 's/.*partition_stored job=\([^ ]*\) partition=\([0-9]*\).*/\1 \2/p' | sort | uniq -d)
@@ -44,7 +44,9 @@ stored_once() {
     local want got
     want=$(sql "SELECT n_partitions FROM cuzk_jobs WHERE id = '$j'")
     got=$(cat "$WORK"/node-*.log | grep -c "partition_stored job=$j " || true)
-    [ "$got" -eq "$want" ] || fail "job $j: $got partitions stored, expected $want"
+    # At most: a node killed with kill -9 between its store's commit and its log line leaves one fewer
+    # (the database says every partition is done, above; a duplicate shows in the uniq -d above).
+    [ "$got" -le "$want" ] || fail "job $j: $got partitions stored, expected $want"
   done <"$1"
 }
 start_pg
