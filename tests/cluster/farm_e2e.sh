@@ -15,7 +15,8 @@
 #             partitions of a critical job; low-priority jobs without a near deadline are not.
 #   porep     2 KiB POREP_SEAL_COMMIT jobs (fake C1s, a key set up once, ~2 min) submitted to one node of
 #             2 and proved across them; each proof verifies against its C1 and the chain data, and every
-#             node answers the same bytes; a bad C1 is refused at submit; a stored input corrupted in the
+#             node answers the same bytes; a 2 KiB WINNING_POST job through the farm verifies; a bad C1
+#             is refused at submit; a stored input corrupted in the
 #             database (its SHA-256 wrong, or a C1 that no longer parses) fails its job once, for good.
 source "$(dirname "$0")/../cli/common.sh"
 source "$(dirname "$0")/farm_common.sh"
@@ -323,6 +324,9 @@ porep)
     "$CUZK" -q setup --porep 2KiB --seed 1 "$PARAM_CACHE"
     echo "   setup: $(($(date +%s) - t0)) s"
   fi
+  WIN=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e
+  "$CUZK" -q post fake --registered-proof 0 --seed 3 "$WORK/win"
+  [ -f "$PARAM_CACHE/$WIN.params" ] || "$CUZK" -q post setup --registered-proof 0 --seed 1 "$PARAM_CACHE" 2>/dev/null
   # Two nodes (each loads the 1.1 GB key; the key was just made here, so no subgroup checks).
   VERIFY_SUBGROUP=false
   for n in 1 2; do start_node $n; done
@@ -349,6 +353,12 @@ porep)
   echo "   PoRep partitions proved by $provers nodes"
   [ "$provers" -ge 2 ] || fail "the PoRep work was not shared (proved by $provers node)"
   grep -h "farm_input_expanded" "$WORK"/node-*.log | head -1
+  echo "== a WINNING_POST job through the farm"
+  j=$("$CUZK" client submit --addr "${ADDR[2]}" --post "$WORK/win/request.json")
+  await_ok 1 "$j" 300000
+  "$CUZK" post verify --request "$WORK/win/request.json" --vk "$PARAM_CACHE/$WIN.vk" "$WORK/ans/$j.1/proof.bin" >/dev/null \
+    || fail "the farm's WinningPoSt proof does not verify"
+  [ "$(sql "SELECT kind FROM cuzk_jobs WHERE id = '$j'")" = WINNING_POST ] || fail "job $j is not a WINNING_POST job in the database"
   echo "== a bad C1 is refused at submit (nothing stored)"
   before=$(sql "SELECT count(*) FROM cuzk_jobs")
   head -c 3000 "$WORK/c1-1.json" >"$WORK/truncated.json"
