@@ -247,7 +247,25 @@ struct PgStore::Impl {
     Conn(const Conn&) = delete;
     Conn& operator=(const Conn&) = delete;
 
+    bool in_tx = false;  ///< inside tx(): a failed statement aborts the whole transaction
+
+    /// Runs one statement. A statement of its own that PostgreSQL aborted as a deadlock victim or for a
+    /// serialization failure (SQLSTATE 40P01, 40001: two statements locking the same partition and job
+    /// rows in opposite orders, e.g. a cancel and a store) is run again, up to 5 times; inside tx() the
+    /// whole transaction is (tx()).
     Rows exec(const char* sql, const Params& p = {}) {
+      for (int attempt = 1;; attempt++) {
+        try {
+          return exec_once(sql, p);
+        } catch (const SqlError& e) {
+          if (in_tx || !retryable(e) || attempt >= 5) throw;
+          std::this_thread::sleep_for(std::chrono::milliseconds(attempt * 5));
+        }
+      }
+    }
+    static bool retryable(const SqlError& e) { return e.state == "40P01" || e.state == "40001"; }
+
+    Rows exec_once(const char* sql, const Params& p) {
       std::vector<const char*> vals;
       std::vector<int> lens;
       for (size_t i = 0; i < p.values.size(); i++) {
@@ -272,18 +290,26 @@ struct PgStore::Impl {
     }
   };
 
-  /// Runs f(conn) in one transaction; rolls back when it throws.
+  /// Runs f(conn) in one transaction; rolls back when it throws. A transaction aborted as a deadlock
+  /// victim or for a serialization failure (Conn::exec) is run again from the start, up to 5 times.
   template <class F>
   auto tx(F&& f) {
-    Conn c(*this);
-    c.exec("BEGIN");
-    try {
-      auto r = f(c);
-      c.exec("COMMIT");
-      return r;
-    } catch (...) {
-      if (!c.broken && PQstatus(c.c) == CONNECTION_OK) PQclear(PQexec(c.c, "ROLLBACK"));
-      throw;
+    for (int attempt = 1;; attempt++) {
+      Conn c(*this);
+      c.exec("BEGIN");
+      c.in_tx = true;
+      try {
+        auto r = f(c);
+        c.exec("COMMIT");
+        return r;
+      } catch (const SqlError& e) {
+        if (!c.broken && PQstatus(c.c) == CONNECTION_OK) PQclear(PQexec(c.c, "ROLLBACK"));
+        if (!Conn::retryable(e) || attempt >= 5) throw;
+      } catch (...) {
+        if (!c.broken && PQstatus(c.c) == CONNECTION_OK) PQclear(PQexec(c.c, "ROLLBACK"));
+        throw;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(attempt * 5));
     }
   }
 

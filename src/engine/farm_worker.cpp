@@ -188,7 +188,7 @@ std::shared_ptr<FarmWorker::Expanded> FarmWorker::expanded(const PartitionClaim&
   std::optional<std::vector<uint8_t>> input;
   try {
     if (!retry("job_input", [&] { input = store_.job_input(c.job_id); })) return ex;  // stopping
-  } catch (const Error& e) {                                                          // a corrupt row
+  } catch (const Error& e) {  // a corrupt row, or a statement the server refused
     ex->error = e.what();
     ex->done = true;
     return ex;
