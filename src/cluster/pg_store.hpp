@@ -21,11 +21,13 @@ struct PgStoreOptions {
   uint64_t lease_ms = 30000;         ///< a claim's lease, renewed by each heartbeat
   unsigned max_attempts = 3;         ///< claims of one partition before its job fails
   uint64_t retention_s = 7 * 86400;  ///< finished jobs (and silent nodes) are deleted after this
-  engine::LogSink log;               ///< receives the store's events (may be empty)
+  /// How long before its deadline a job's partitions are claimed first (scheduler.deadline_lead_s).
+  uint64_t deadline_lead_ms = 600000;
+  engine::LogSink log;  ///< receives the store's events (may be empty)
 };
 
 /// The schema version this build migrates the database to.
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 
 /// engine::JobStore on PostgreSQL. Thread-safe (a small pool of connections).
 class PgStore final : public engine::JobStore {
@@ -43,6 +45,7 @@ class PgStore final : public engine::JobStore {
   std::optional<engine::PartitionClaim> claim(const std::string& node_id,
                                               const std::vector<std::string>& circuits,
                                               const std::vector<std::string>& resident) override;
+  std::optional<std::vector<uint8_t>> job_input(const std::string& job_id) override;
   void wait_for_work(uint64_t timeout_ms) override;
   bool complete(const engine::PartitionClaim& c, const std::string& node_id, const Groth16Proof& proof,
                 const std::vector<Fr>& public_inputs, const engine::PartitionTiming& t) override;
@@ -50,6 +53,7 @@ class PgStore final : public engine::JobStore {
   std::vector<std::pair<std::string, uint32_t>> heartbeat(const engine::NodeReport& node) override;
   std::vector<engine::NodeInfo> nodes() override;
   std::vector<engine::KindStatus> kinds() override;
+  engine::FarmTotals totals() override;
 
  private:
   struct Impl;

@@ -70,10 +70,13 @@ void FarmWorker::slot_loop() {
   }();
   uint64_t backoff = 50;
   while (!stopping_) {
-    // The circuits this node proves for the farm (the circuit_id + witness kinds), resident ones first.
+    // The circuits this node proves for the farm (the circuit_id + witness kinds, and the Filecoin kinds
+    // when it can expand their inputs), resident ones first.
     std::vector<std::string> circuits, resident;
     for (const CircuitInfo& c : engine_.circuits().list()) {
-      if (c.kind != "circom" && c.kind != "bellperson") continue;
+      const bool witness_kind = c.kind == "circom" || c.kind == "bellperson";
+      const bool input_kind = c.kind == "porep" || c.kind == "snap" || c.kind == "post";
+      if (!witness_kind && !(input_kind && cfg_.expand)) continue;
       circuits.push_back(c.id);
       if (c.resident) resident.push_back(c.id);
     }
@@ -110,7 +113,16 @@ void FarmWorker::slot_loop() {
     jr.circuit_id = claim->circuit_id;
     jr.kind = claim->kind;
     jr.priority = claim->priority;
-    jr.partitions.push_back({{}, nullptr, std::move(claim->input), {}});
+    if (claim->job_input) {
+      const std::shared_ptr<Expanded> ex = expanded(*claim);
+      if (!ex->job) {
+        if (!ex->error.empty()) fail_claim(*claim, ex->error);
+        continue;  // else the job is over (its input was dropped) or the worker is stopping
+      }
+      jr.partitions.push_back(ex->job->partitions[claim->index]);
+    } else {
+      jr.partitions.push_back({{}, nullptr, std::move(claim->input), {}});
+    }
     std::optional<JobResult> r;
     try {
       SubmitResult local = engine_.submit(std::move(jr));
@@ -144,14 +156,65 @@ void FarmWorker::slot_loop() {
            {"store_ms", std::to_string(store_ms)}});
     } else if (r->state == JobState::kFailed) {
       // The partition failed on its own terms (its input, its proof): running it again would fail again.
-      bool failed = false;
-      retry("fail", [&] { failed = store_.fail(*claim, owner_, r->error); });
-      log(LogLevel::kWarn, failed ? "partition_failed" : "partition_lease_lost",
-          {{"job", claim->job_id}, {"partition", std::to_string(claim->index)}, {"error", r->error}});
+      fail_claim(*claim, r->error);
     }
     // Cancelled locally: the lease was lost (the job was cancelled, or the partition taken over), or the
     // engine is shutting down (the lease lapses and another node runs the partition).
   }
+}
+
+void FarmWorker::fail_claim(const PartitionClaim& c, const std::string& reason) {
+  bool failed = false;
+  retry("fail", [&] { failed = store_.fail(c, owner_, reason); });
+  log(LogLevel::kWarn, failed ? "partition_failed" : "partition_lease_lost",
+      {{"job", c.job_id}, {"partition", std::to_string(c.index)}, {"error", reason}});
+}
+
+std::shared_ptr<FarmWorker::Expanded> FarmWorker::expanded(const PartitionClaim& c) {
+  std::shared_ptr<Expanded> ex;
+  {
+    std::lock_guard lk(cache_mu_);
+    auto it = std::find_if(cache_.begin(), cache_.end(), [&](const auto& e) { return e.first == c.job_id; });
+    if (it != cache_.end()) {
+      cache_.splice(cache_.begin(), cache_, it);
+    } else {
+      cache_.emplace_front(c.job_id, std::make_shared<Expanded>());
+      while (cache_.size() > std::max(1u, cfg_.input_cache_jobs)) cache_.pop_back();
+    }
+    ex = cache_.front().second;
+  }
+  std::lock_guard lk(ex->mu);  // the other slots wanting this job's input wait for the first
+  if (ex->done) return ex;
+  std::optional<std::vector<uint8_t>> input;
+  try {
+    if (!retry("job_input", [&] { input = store_.job_input(c.job_id); })) return ex;  // stopping
+  } catch (const Error& e) {  // a corrupt row, or a statement the server refused
+    ex->error = e.what();
+    ex->done = true;
+    return ex;
+  }
+  ex->done = true;
+  if (!input) return ex;  // the job is over
+  const Clock::time_point t0 = Clock::now();
+  try {
+    JobRequest jr = cfg_.expand(c.kind, *input);
+    if (jr.partitions.size() != c.partitions)
+      throw Error(ErrorCode::kInvalidArgument, "it makes " + std::to_string(jr.partitions.size()) +
+                                                   " partitions, the job has " +
+                                                   std::to_string(c.partitions));
+    if (jr.circuit_id != c.circuit_id)
+      throw Error(ErrorCode::kInvalidArgument,
+                  "it is for circuit " + jr.circuit_id + ", the job for " + c.circuit_id);
+    ex->job = std::make_shared<const JobRequest>(std::move(jr));
+  } catch (const std::exception& e) {
+    ex->error = std::string("the job's stored input: ") + e.what();
+  }
+  log(ex->job ? LogLevel::kInfo : LogLevel::kWarn, "farm_input_expanded",
+      {{"job", c.job_id},
+       {"bytes", std::to_string(input->size())},
+       {"ms", std::to_string((long)ms_between(t0, Clock::now()))},
+       {"error", ex->error}});
+  return ex;
 }
 
 void FarmWorker::heartbeat_loop() {

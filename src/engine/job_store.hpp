@@ -16,14 +16,23 @@
 
 namespace cuzk::engine {
 
-/// A job as the farm stores it: what SubmitProof asked for, each partition's input as bytes (a .wtns v2
-/// file: the farm-capable kinds are the circuit_id + witness ones, CIRCOM_GROTH16 and BELLPERSON_GROTH16).
+/// A job as the farm stores it: what SubmitProof asked for, and its input as bytes, either one input per
+/// partition (`inputs`: a .wtns v2 file each, the circuit_id + witness kinds CIRCOM_GROTH16 and
+/// BELLPERSON_GROTH16) or one input that every partition is made from (`job_input`: the Filecoin kinds,
+/// e.g. a PoRep C1; FarmWorkerConfig::expand turns it into the job's partitions on the claiming node).
+/// Exactly one of the two is set.
 struct StoredJobRequest {
   std::string request_id;   ///< idempotency key, farm-wide (JobRequest::request_id's rules)
   std::string fingerprint;  ///< digest of what the request asks for (JobRequest::fingerprint)
   std::string circuit_id, kind;
   Priority priority = Priority::kNormal;
+  /// When the proof is due, milliseconds since the Unix epoch (SubmitProofRequest.deadline_unix_ms); from
+  /// the claiming node's lead (scheduler.deadline_lead_s) before it the job's partitions are claimed
+  /// before those of every job without a near deadline, the earliest deadline first (JobRequest::deadline).
+  std::optional<int64_t> deadline_unix_ms;
   std::vector<std::vector<uint8_t>> inputs;  ///< one .wtns file per partition, in partition order
+  std::vector<uint8_t> job_input;            ///< the input all partitions are made from
+  uint32_t partitions = 0;                   ///< with job_input: the job's partition count (≥ 1)
 };
 
 /// One partition claimed by a node: the lease it holds (owner = the node's id, `epoch` = the lease's
@@ -35,7 +44,11 @@ struct PartitionClaim {
   unsigned attempt = 0;  ///< 1 for the first claim of the partition, +1 for each re-claim
   std::string circuit_id, kind;
   Priority priority = Priority::kNormal;
-  std::vector<uint8_t> input;  ///< checked against the SHA-256 stored with it by the store
+  /// The partition's own input, checked against the SHA-256 stored with it by the store; empty when
+  /// `job_input` (the partition is made from the job's input: JobStore::job_input).
+  std::vector<uint8_t> input;
+  bool job_input = false;
+  uint32_t partitions = 0;  ///< the job's partition count
 };
 
 /// What a node reports of itself at each heartbeat.
@@ -51,8 +64,16 @@ struct NodeReport {
 /// A node as the store last heard of it.
 struct NodeInfo {
   NodeReport report;
-  double heartbeat_age_s = 0;  ///< seconds since its last heartbeat
-  bool alive = false;          ///< heard from within one lease
+  double heartbeat_age_s = 0;      ///< seconds since its last heartbeat
+  bool alive = false;              ///< heard from within one lease
+  uint64_t partitions_stored = 0;  ///< partition proofs it stored, of the jobs the store holds
+};
+
+/// The farm's jobs by state (of the jobs the store holds: finished ones are pruned after the retention)
+/// and the partition proofs stored.
+struct FarmTotals {
+  uint64_t queued = 0, running = 0, completed = 0, failed = 0, cancelled = 0;
+  uint64_t partitions_stored = 0;
 };
 
 /// Thrown by a JobStore whose database cannot be reached now; the caller may retry later (the gRPC
@@ -80,11 +101,16 @@ class JobStore {
 
   /// Claims the best claimable partition for the lease owner `node_id` (NodeReport::incarnation): queued, or
   /// running under an expired lease that has not used up its attempts; of one of `circuits` (those the node
-  /// can prove); highest priority first, then a circuit of `resident`, then the oldest job, then the lowest
-  /// index. nullopt when none.
+  /// can prove); first the partitions of jobs whose deadline is near (within the store's deadline lead),
+  /// the earliest deadline first; then highest priority, then a circuit of `resident`, then the oldest
+  /// job, then the lowest index. nullopt when none.
   virtual std::optional<PartitionClaim> claim(const std::string& node_id,
                                               const std::vector<std::string>& circuits,
                                               const std::vector<std::string>& resident) = 0;
+  /// The input a job's partitions are made from (StoredJobRequest::job_input), nullopt when the job is
+  /// unknown, final (its input is dropped then) or has per-partition inputs. Throws
+  /// Error(kInvalidFile) when the stored bytes do not match the SHA-256 stored with them (a corrupt row).
+  virtual std::optional<std::vector<uint8_t>> job_input(const std::string& job_id) = 0;
   /// Waits up to `timeout_ms` for new work to be announced (a submit anywhere in the farm).
   virtual void wait_for_work(uint64_t timeout_ms) = 0;
   /// Stores the partition's proof if `node_id` still holds the claim's lease (same epoch, not expired,
@@ -103,6 +129,8 @@ class JobStore {
   virtual std::vector<NodeInfo> nodes() = 0;
   /// Farm-wide: per kind, jobs not final with no partition claimed yet and with some claimed.
   virtual std::vector<KindStatus> kinds() = 0;
+  /// Farm-wide job and proof counts.
+  virtual FarmTotals totals() = 0;
 };
 
 }  // namespace cuzk::engine

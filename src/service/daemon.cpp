@@ -190,6 +190,7 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
     po.lease_ms = cfg.cluster.lease_ms;
     po.max_attempts = cfg.cluster.max_attempts;
     po.retention_s = cfg.cluster.retention_s;
+    po.deadline_lead_ms = uint64_t{cfg.deadline_lead_s} * 1000;
     po.log = ec.log;
     m.farm = std::make_unique<cluster::PgStore>(po);
 #else
@@ -237,6 +238,7 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
       fc.address = fc.address.substr(0, fc.address.size() - 1) + std::to_string(m.grpc_port);
     fc.slots = cfg.cluster.slots ? cfg.cluster.slots : (unsigned)devs.size() * cfg.gpu_workers_per_device + 1;
     fc.heartbeat_ms = cfg.cluster.heartbeat_ms;
+    fc.expand = make_farm_expander(*m.porep, *m.snap, *m.post);
     fc.log = ec.log;
     m.farm_worker = std::make_unique<engine::FarmWorker>(*m.engine, *m.farm, fc);
     spdlog::info("cuzk farm node {}: lease {} ms, heartbeat {} ms, max_attempts {}, slots {}", fc.node_id,

@@ -113,6 +113,48 @@ Status bounded(Status s) {
   return Status(s.error_code(), engine::printable(s.error_message(), kMaxErrorText));
 }
 
+std::span<const uint8_t> span_of(const std::string& s) {
+  return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
+
+/// The job of a Filecoin SubmitProofRequest (POREP_SEAL_COMMIT, SNAP_DEALS_UPDATE, WINDOW_POST_PARTITION,
+/// WINNING_POST), made by the kind's PorepJobs / SnapJobs / PostJobs (their errors: Error(kIo) for missing
+/// parameters, other Errors naming the bad field). Throws Error(kInvalidArgument) for another kind.
+engine::JobRequest filecoin_job(PorepJobs& porep, SnapJobs& snap, PostJobs& post,
+                                const v1::SubmitProofRequest& req) {
+  switch (req.proof_kind()) {
+    case v1::POREP_SEAL_COMMIT:
+      return porep.job(span_of(req.vanilla_proof()), req.registered_proof(), req.sector_size(),
+                       req.sector_number());
+    case v1::SNAP_DEALS_UPDATE: {
+      std::vector<std::span<const uint8_t>> parts;
+      for (const std::string& p : req.vanilla_proofs()) parts.push_back(span_of(p));
+      return snap.job(parts, req.registered_proof(), req.sector_size(), span_of(req.comm_r_old()),
+                      span_of(req.comm_r_new()), span_of(req.comm_d_new()));
+    }
+    case v1::WINDOW_POST_PARTITION:
+    case v1::WINNING_POST: {
+      std::vector<std::vector<uint8_t>> vanilla;
+      for (const std::string& v : req.vanilla_proofs()) vanilla.emplace_back(v.begin(), v.end());
+      return post.job(req.proof_kind() == v1::WINNING_POST, req.registered_proof(), vanilla,
+                      span_of(req.randomness()), req.miner_id(), req.partition_index());
+    }
+    default:
+      throw Error(ErrorCode::kInvalidArgument,
+                  "proof_kind " + v1::ProofKind_Name(req.proof_kind()) + " is not a Filecoin kind");
+  }
+}
+
+/// What a farm stores as a Filecoin job's input: the serialized request without request_id, priority and
+/// deadline_unix_ms (kept in their own columns; they do not change the proof).
+std::string farm_input(const v1::SubmitProofRequest& req) {
+  v1::SubmitProofRequest r = req;
+  r.clear_request_id();
+  r.clear_priority();
+  r.clear_deadline_unix_ms();
+  return r.SerializeAsString();
+}
+
 class ProvingService final : public v1::ProvingEngine::Service {
  public:
   ProvingService(engine::Engine& e, PorepJobs& porep, SnapJobs& snap, PostJobs& post,
@@ -186,7 +228,16 @@ class ProvingService final : public v1::ProvingEngine::Service {
           ns->set_partitions_running(n.report.running);
           ns->set_heartbeat_age_s(n.heartbeat_age_s);
           ns->set_alive(n.alive);
+          ns->set_partitions_stored(n.partitions_stored);
         }
+        const engine::FarmTotals t = farm_->totals();
+        v1::FarmTotals* ft = resp->mutable_farm();
+        ft->set_jobs_queued(t.queued);
+        ft->set_jobs_running(t.running);
+        ft->set_jobs_completed(t.completed);
+        ft->set_jobs_failed(t.failed);
+        ft->set_jobs_cancelled(t.cancelled);
+        ft->set_partitions_stored(t.partitions_stored);
       } catch (const std::exception& e) {
         return bounded(Status(StatusCode::UNAVAILABLE, e.what()));
       }
@@ -311,12 +362,6 @@ class ProvingService final : public v1::ProvingEngine::Service {
                     "proof_kind " + std::to_string((int)req.proof_kind()) + " is not a cuzk.v1 ProofKind");
     if (Status s = check_limits(req); !s.ok()) return s;
     v1::ProofKind kind = req.proof_kind();
-    if (farm_ && kind != v1::PROOF_KIND_UNSPECIFIED && kind != v1::CIRCOM_GROTH16 &&
-        kind != v1::BELLPERSON_GROTH16)
-      return Status(StatusCode::UNIMPLEMENTED,
-                    v1::ProofKind_Name(kind) +
-                        " is not farm-capable yet: a [cluster] daemon serves CIRCOM_GROTH16 and "
-                        "BELLPERSON_GROTH16 jobs (docs/CLUSTER.md)");
     if (kind == v1::POREP_SEAL_COMMIT) return submit_porep(req, resp);
     if (kind == v1::SNAP_DEALS_UPDATE) return submit_snap(req, resp);
     if (kind == v1::WINDOW_POST_PARTITION || kind == v1::WINNING_POST) return submit_post(req, resp);
@@ -358,13 +403,21 @@ class ProvingService final : public v1::ProvingEngine::Service {
   /// A circuit_id + witnesses job stored in the farm's database (any node claims its partitions).
   Status submit_farm(const v1::SubmitProofRequest& req, v1::ProofKind kind, v1::SubmitProofResponse* resp) {
     engine::StoredJobRequest sr;
-    sr.request_id = req.request_id();
-    if (!sr.request_id.empty()) sr.fingerprint = request_fingerprint(req);
     sr.circuit_id = req.circuit_id();
     sr.kind = v1::ProofKind_Name(kind);
+    for (const std::string& w : req.witnesses()) sr.inputs.emplace_back(w.begin(), w.end());
+    return store_farm(req, std::move(sr), resp);
+  }
+
+  /// Stores `sr`, the job of `req`, in the farm's database: its request_id, priority, deadline and
+  /// fingerprint are taken from `req`.
+  Status store_farm(const v1::SubmitProofRequest& req, engine::StoredJobRequest sr,
+                    v1::SubmitProofResponse* resp) {
+    sr.request_id = req.request_id();
+    if (!sr.request_id.empty()) sr.fingerprint = request_fingerprint(req);
     const int pr = req.priority();
     sr.priority = pr >= 1 && pr <= 4 ? engine::Priority(pr) : engine::Priority::kNormal;
-    for (const std::string& w : req.witnesses()) sr.inputs.emplace_back(w.begin(), w.end());
+    if (req.deadline_unix_ms()) sr.deadline_unix_ms = (int64_t)req.deadline_unix_ms();
     try {
       const engine::SubmitResult r = farm_->submit(sr);
       resp->set_job_id(r.job_id);
@@ -390,13 +443,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
     if (req.vanilla_proofs_size() > 0)
       return Status(StatusCode::INVALID_ARGUMENT,
                     "a POREP_SEAL_COMMIT job takes one C1 output in vanilla_proof, not vanilla_proofs");
-    return enqueue_filecoin(
-        req,
-        [&] {
-          return porep_.job(bytes(req.vanilla_proof()), req.registered_proof(), req.sector_size(),
-                            req.sector_number());
-        },
-        resp);
+    return enqueue_filecoin(req, resp);
   }
 
   /// A SNAP_DEALS_UPDATE job (Curio's fields): every partition proof is parsed and checked here, so that
@@ -406,15 +453,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
       return Status(StatusCode::INVALID_ARGUMENT,
                     "a SNAP_DEALS_UPDATE job takes one partition proof per element of vanilla_proofs, not "
                     "vanilla_proof, circuit_id or witnesses");
-    return enqueue_filecoin(
-        req,
-        [&] {
-          std::vector<std::span<const uint8_t>> parts;
-          for (const std::string& p : req.vanilla_proofs()) parts.push_back(bytes(p));
-          return snap_.job(parts, req.registered_proof(), req.sector_size(), bytes(req.comm_r_old()),
-                           bytes(req.comm_r_new()), bytes(req.comm_d_new()));
-        },
-        resp);
+    return enqueue_filecoin(req, resp);
   }
 
   /// A WINDOW_POST_PARTITION or WINNING_POST job: the vanilla proofs are parsed and verified here
@@ -425,36 +464,34 @@ class ProvingService final : public v1::ProvingEngine::Service {
       return Status(StatusCode::INVALID_ARGUMENT,
                     "a PoSt job takes one bincode FallbackPoStSectorProof per sector in vanilla_proofs, not "
                     "vanilla_proof, circuit_id or witnesses");
-    return enqueue_filecoin(
-        req,
-        [&] {
-          std::vector<std::vector<uint8_t>> vanilla;
-          for (const std::string& v : req.vanilla_proofs()) vanilla.emplace_back(v.begin(), v.end());
-          return post_.job(req.proof_kind() == v1::WINNING_POST, req.registered_proof(), vanilla,
-                           bytes(req.randomness()), req.miner_id(), req.partition_index());
-        },
-        resp);
+    return enqueue_filecoin(req, resp);
   }
 
-  static std::span<const uint8_t> bytes(const std::string& s) {
-    return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
-  }
-
-  /// Queues the Filecoin job that make() builds from `req` (parsing and checking its vanilla proofs or
-  /// C1): an Error(kIo) from it is FAILED_PRECONDITION (missing parameters are the daemon's state), any
+  /// Queues the Filecoin job that filecoin_job builds from `req` (parsing and checking its vanilla proofs
+  /// or C1): an Error(kIo) from it is FAILED_PRECONDITION (missing parameters are the daemon's state), any
   /// other Error INVALID_ARGUMENT naming the problem. The request's vanilla proofs, which the partitions
-  /// share once parsed, stay charged to the queued input (extra_bytes) until the job ends.
-  template <class Make>
-  Status enqueue_filecoin(const v1::SubmitProofRequest& req, Make&& make, v1::SubmitProofResponse* resp) {
+  /// share once parsed, stay charged to the queued input (extra_bytes) until the job ends. In a farm the
+  /// request itself (less request_id, priority and deadline) is stored as the job's input, one partition
+  /// row per partition: the claiming nodes make their partitions from it (make_farm_expander).
+  Status enqueue_filecoin(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
     engine::JobRequest jr;
     try {
-      jr = make();
+      jr = filecoin_job(porep_, snap_, post_, req);
     } catch (const Error& e) {
       return Status(
           e.code() == ErrorCode::kIo ? StatusCode::FAILED_PRECONDITION : StatusCode::INVALID_ARGUMENT,
           e.what());
     } catch (const std::exception& e) {
       return Status(StatusCode::INTERNAL, e.what());
+    }
+    if (farm_) {
+      engine::StoredJobRequest sr;
+      sr.circuit_id = jr.circuit_id;
+      sr.kind = jr.kind;
+      sr.partitions = (uint32_t)jr.partitions.size();
+      const std::string input = farm_input(req);
+      sr.job_input.assign(input.begin(), input.end());
+      return store_farm(req, std::move(sr), resp);
     }
     jr.extra_bytes = req.vanilla_proof().size();
     for (const std::string& v : req.vanilla_proofs()) jr.extra_bytes += v.size();
@@ -578,6 +615,19 @@ class ProvingService final : public v1::ProvingEngine::Service {
 };
 
 }  // namespace
+
+engine::FarmExpander make_farm_expander(PorepJobs& porep, SnapJobs& snap, PostJobs& post) {
+  return [&porep, &snap, &post](const std::string& kind, std::span<const uint8_t> input) {
+    v1::SubmitProofRequest req;
+    if (input.size() > (size_t)INT32_MAX || !req.ParseFromArray(input.data(), (int)input.size()))
+      throw Error(ErrorCode::kInvalidEncoding,
+                  "not a serialized cuzk.v1.SubmitProofRequest (" + std::to_string(input.size()) + " bytes)");
+    if (v1::ProofKind_Name(req.proof_kind()) != kind)
+      throw Error(ErrorCode::kInvalidArgument,
+                  "it is a " + v1::ProofKind_Name(req.proof_kind()) + " request, the job is " + kind);
+    return filecoin_job(porep, snap, post, req);
+  };
+}
 
 std::unique_ptr<v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine, PorepJobs& porep,
                                                               SnapJobs& snap, PostJobs& post,

@@ -5,6 +5,7 @@
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/engine.hpp"
+#include "engine/farm_worker.hpp"
 #include "engine/job_store.hpp"
 #include "service/config.hpp"
 #include "service/porep_jobs.hpp"
@@ -13,7 +14,6 @@
 
 namespace cuzk::service {
 
-/// Makes the service object for `engine`, with POREP_SEAL_COMMIT jobs made by `porep` and
 /// Makes the service object for `engine`, with POREP_SEAL_COMMIT jobs made by `porep`, SNAP_DEALS_UPDATE
 /// jobs by `snap` and WINDOW_POST_PARTITION / WINNING_POST jobs by `post` (all must outlive it). Bad
 /// requests get INVALID_ARGUMENT naming the problem (client text in messages is cut to 64 bytes,
@@ -21,11 +21,20 @@ namespace cuzk::service {
 /// for a different request ALREADY_EXISTS; a full daemon (queued input, waiting clients)
 /// RESOURCE_EXHAUSTED; a Filecoin job whose parameters are missing FAILED_PRECONDITION naming the file.
 /// With `farm` (a [cluster] daemon, docs/CLUSTER.md), SubmitProof, AwaitProof, Prove, CancelProof and
-/// GetStatus's queues and nodes go to the farm's store (UNAVAILABLE while its database is away) and only
-/// the farm-capable kinds are taken (others UNIMPLEMENTED); `engine` proves what the node claims.
+/// GetStatus's queues and nodes go to the farm's store (UNAVAILABLE while its database is away); a
+/// Filecoin job is checked as in a single daemon, then stored with its request as the job's input and
+/// one row per partition (make_farm_expander makes the partitions on the claiming node); `engine` proves
+/// what the node claims.
 std::unique_ptr<cuzk::v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine, PorepJobs& porep,
                                                                     SnapJobs& snap, PostJobs& post,
                                                                     const ServiceLimits& limits,
                                                                     engine::JobStore* farm = nullptr);
+
+/// How a farm node makes a Filecoin job's partitions from its stored input (FarmWorkerConfig::expand):
+/// the input is the serialized SubmitProofRequest (less request_id, priority, deadline) and the job is
+/// the one a single daemon makes of it at submit, by `porep`, `snap` or `post` (which must outlive the
+/// expander). Throws Error(kInvalidEncoding) for bytes that are no such request, Error(kInvalidArgument)
+/// for a request of another kind than the job's, and the job makers' errors (naming the bad field).
+engine::FarmExpander make_farm_expander(PorepJobs& porep, SnapJobs& snap, PostJobs& post);
 
 }  // namespace cuzk::service

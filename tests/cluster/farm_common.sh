@@ -5,8 +5,8 @@
 #   DB (the libpq URI the nodes use) and PSQL (psql on it). PostgreSQL refuses to run as root: as root,
 #   its commands run as the postgres user (nobody when there is none). stop_pg stops it (fast); the EXIT
 #   trap of farm_cleanup stops it and every node even when the test fails.
-# start_node N [ENV=VALUE…]: node N (node-N) on a free loopback port with the mimc and tiny circuits,
-#   its log in $WORK/node-N.log; waits until it listens; sets NODE_PID[N] and ADDR[N].
+# start_node N [ENV=VALUE…]: node N (node-N) on a free loopback port with the mimc and tiny circuits
+#   (and srs.param_cache = $PARAM_CACHE when set: its Filecoin circuits), its log in $WORK/node-N.log; waits until it listens; sets NODE_PID[N] and ADDR[N].
 # kill_node N [SIGNAL]; alive N; submit N ARGS…; wait_all_final FILE_OF_JOB_IDS.
 PGBIN=$(dirname "$(readlink -f "$(command -v pg_ctl 2>/dev/null || echo /usr/lib/postgresql/15/bin/pg_ctl)")")
 [ -x "$PGBIN/postgres" ] && [ -x "$PGBIN/createdb" ] || PGBIN=/usr/lib/postgresql/15/bin
@@ -25,6 +25,7 @@ declare -a NODE_PID ADDR
 farm_cleanup() {
   for p in "${NODE_PID[@]:-}"; do [ -n "$p" ] && kill -9 "$p" 2>/dev/null || true; done
   [ -f "$PGDIR/data/postmaster.pid" ] && "${PGRUN[@]}" "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate stop >/dev/null 2>&1
+  [ -n "${FARM_KEEP:-}" ] && { echo "kept $WORK" >&2; rm -rf "$PGDIR"; return; }
   rm -rf "$WORK" "$PGDIR"
 }
 trap farm_cleanup EXIT
@@ -67,6 +68,11 @@ lease = "$LEASE"
 heartbeat = "$HEARTBEAT"
 max_attempts = $MAX_ATTEMPTS
 retention = "${RETENTION:-7d}"
+[srs]
+param_cache = "${PARAM_CACHE:-}"
+verify_subgroup = ${VERIFY_SUBGROUP:-true}
+[scheduler]
+deadline_lead_s = ${DEADLINE_LEAD:-600}
 [[circuits]]
 id = "mimc"
 zkey = "$D/mimc/mimc_dev.zkey"
