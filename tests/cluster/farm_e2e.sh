@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A proving farm end to end (docs/CLUSTER.md): `cuzk serve` nodes (CPU backends) sharing one throw-away
 # PostgreSQL server. One scenario per run, named by the first argument:
-#   basic     FARM_JOBS circom jobs (default 30) submitted round-robin to 3 nodes; every job answered
+#   basic     FARM_JOBS circom jobs (default 100) submitted round-robin to 3 nodes; every job answered
 #             by every node with the same proofs, which cuzk verifies (and snarkjs for the first);
 #             request_id idempotency and a farm-wide cancel; `client status` lists the 3 nodes.
 #   failover  kill -9 of a node holding leases: every job completes within about 2 leases, each
@@ -54,7 +54,7 @@ start_pg
 
 case "$MODE" in
 basic)
-  N=${FARM_JOBS:-30}
+  N=${FARM_JOBS:-100}
   for n in 1 2 3; do start_node $n; done
   echo "== $N jobs round-robin to 3 nodes"
   : >"$WORK/jobs"
