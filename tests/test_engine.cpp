@@ -259,6 +259,28 @@ void run_tiny_jobs(Tracker& t, size_t n, size_t first) {
   }
 }
 
+TEST(EngineTracker, PartitionsWithDifferentPublicInputCountsFailTheJob) {
+  // A job's public inputs are one block of n_partitions × n_inputs: a partition whose backend returns
+  // another count fails the job with the partition named, and nothing is written out of bounds.
+  Metrics metrics;
+  MemoryBudget memory;
+  Tracker t(metrics, {}, memory, 16, 1 << 20, 0);
+  JobRequest req;
+  req.circuit_id = "tiny";
+  req.partitions.resize(3);
+  std::shared_ptr<Job> job = t.create(req, 100).first;
+  ASSERT_TRUE(t.start(*job, Clock::now()));
+  for (uint32_t k = 0; k < 2; k++) {
+    ProveResult res;
+    res.public_inputs.assign(k == 0 ? 2 : 3, Fr::from_u64(k + 1));
+    t.partition_done(*job, k, std::move(res), PartitionTiming{});
+  }
+  EXPECT_EQ(job->state, JobState::kFailed);
+  EXPECT_NE(job->error.find("partition 1"), std::string::npos) << job->error;
+  EXPECT_NE(job->error.find("3 public inputs"), std::string::npos) << job->error;
+  EXPECT_NE(job->error.find("have 2"), std::string::npos) << job->error;
+}
+
 TEST(EngineTracker, RetainedJobsAreChargedWhatTheyHoldOnTheHeap) {
   // What a retained job is charged must be what it really costs (soak finding 2 of docs/RELIABILITY.md:
   // the first estimate charged a quarter of the daemon's growth). One thread, so that every block comes
