@@ -166,14 +166,23 @@ failover)
   echo "== a stopped node whose leases were taken over stores nothing when it resumes"
   : >"$WORK/ids2"
   for i in 1 2; do submit $((i * 2 - 1)) mimc "$W_MIMC" --partitions 24 >>"$WORK/ids2"; done
-  for _ in $(seq 200); do
-    p=$(sql "SELECT job_id || ' ' || idx FROM cuzk_partitions WHERE state = 'running' AND lease_owner LIKE 'node-3@%' LIMIT 1")
-    [ -n "$p" ] && break
+  # Stop node 3 while it holds a lease that another node can take: the partition still running under
+  # node 3, and no transaction of node 3 (a store, a heartbeat) holding its row, which a claim would skip.
+  # Between reading the lease and the SIGSTOP, node 3 may have stored that partition or be mid-store:
+  # then it resumes and another of its partitions is picked.
+  p=
+  for _ in $(seq 400); do
+    q=$(sql "SELECT job_id || ' ' || idx FROM cuzk_partitions WHERE state = 'running' AND lease_owner LIKE 'node-3@%' LIMIT 1")
+    if [ -n "$q" ]; then
+      kill -STOP ${NODE_PID[3]}
+      set -- $q
+      [ -n "$(sql "SELECT idx FROM cuzk_partitions WHERE job_id = '$1' AND idx = $2 AND state = 'running' AND lease_owner LIKE 'node-3@%' FOR UPDATE SKIP LOCKED")" ] \
+        && { p=$q; break; }
+      kill -CONT ${NODE_PID[3]}
+    fi
     sleep 0.05
   done
-  [ -n "$p" ] || fail "node 3 never held a lease"
-  kill -STOP ${NODE_PID[3]}
-  set -- $p
+  [ -n "$p" ] || fail "node 3 never held a lease another node could take over"
   for _ in $(seq 200); do
     [ "$(sql "SELECT count(*) FROM cuzk_partitions WHERE job_id = '$1' AND idx = $2 AND lease_owner NOT LIKE 'node-3@%'")" -eq 1 ] && break
     sleep 0.05
