@@ -8,6 +8,8 @@
 #   GTEST_FILTER=... NTT_MIN=.. NTT_MAX=.. NTT_REPS=.. SKIP_TESTS=1 SKIP_BENCH=1 SASS=0 scripts/gpu-check.sh
 #   NTT_SWEEP_MAX=20                     largest size of the NTT sweep (GpuNttSweep.*; default 27)
 #   SKIP_SANITIZERS=1 SKIP_REPEAT=1      leave out the compute-sanitizer runs / the repeat test
+#   ANCHOR=1 ANCHOR_REPS=7               after cuzk's NTT and MSM bench, sppark's (scripts/sppark-anchor.sh: builds
+#                                        tools/sppark_anchor from checkouts in .anchor/sppark and .anchor/blst)
 #   PROVE="20 24 26" PROVE_REPS=3 PROVE_PARTITIONS=6   `cuzk bench prove --device gpu` at those sizes (needs
 #                                        $BIN/cuzk), with gw = 1, 2 and --g2 gpu|cpu throughput runs
 #   SANITIZE=1                           also compute-sanitizer memcheck on one small GPU proof
@@ -90,6 +92,11 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
   "$BIN/cuzk_gpu_bench" --json "$OUT/bench_msm.json" msm "${MSM_MIN:-20}" "${MSM_MAX:-26}" "${MSM_REPS:-5}" 2>&1 |
     tee "$OUT/bench_msm.log"
   rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
+  # sppark beside them, same machine and run (needs its checkout and blst's in .anchor/: carry it)
+  if [ "${ANCHOR:-0}" = 1 ]; then
+    bash scripts/sppark-anchor.sh all "${ANCHOR_REPS:-7}" 2>&1 | tee "$OUT/sppark_anchor.log"
+    rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
+  fi
   if [ "${NTT_VARIANTS:-0}" = 1 ]; then  # run-time NTT switch (src/cuda/ntt.cu) at the large sizes
     : > "$OUT/bench_ntt_variant.log"
     for v in 10 11; do
