@@ -13,11 +13,16 @@
 #             is claimed cluster.max_attempts times, then its job fails saying so.
 #   deadline  a low-priority job due soon (within scheduler.deadline_lead_s) is claimed before the queued
 #             partitions of a critical job; low-priority jobs without a near deadline are not.
-#   porep     2 KiB POREP_SEAL_COMMIT jobs (fake C1s, a key set up once, ~2 min) submitted to one node of
-#             2 and proved across them; each proof verifies against its C1 and the chain data, and every
-#             node answers the same bytes; a 2 KiB WINNING_POST job through the farm verifies; a bad C1
-#             is refused at submit; a stored input corrupted in the
-#             database (its SHA-256 wrong, or a C1 that no longer parses) fails its job once, for good.
+#   porep     the Filecoin kinds at 2 KiB (fake inputs; TESTING-ONLY keys set up once before the 2 nodes
+#             start: PoRep ~2 min, SnapDeals ~45 s, the PoSt ones seconds). POREP_SEAL_COMMIT jobs
+#             submitted to one node of 2 and proved across them; each proof verifies against its C1 and
+#             the chain data, and every node answers the same bytes; a WINNING_POST job through the farm
+#             verifies; a SNAP_DEALS_UPDATE and a WINDOW_POST_PARTITION job, each submitted to one node
+#             and awaited on both: the same bytes from both, verified by `cuzk snap verify` / `cuzk post
+#             verify` against their inputs, the kind in cuzk_jobs; a bad C1, a truncated SnapDeals
+#             vanilla proof and truncated WindowPoSt vanilla proofs are refused at submit naming the
+#             problem, nothing stored; a stored input corrupted in the database (its SHA-256 wrong, or a
+#             C1 that no longer parses) fails its job once, for good.
 source "$(dirname "$0")/../cli/common.sh"
 source "$(dirname "$0")/farm_common.sh"
 MODE=${1:?basic, failover, dbrestart, failures, deadline or porep}
@@ -336,10 +341,25 @@ porep)
   WIN=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e
   "$CUZK" -q post fake --registered-proof 0 --seed 3 "$WORK/win"
   [ -f "$PARAM_CACHE/$WIN.params" ] || "$CUZK" -q post setup --registered-proof 0 --seed 1 "$PARAM_CACHE" 2>/dev/null
+  echo "== a 2 KiB fake SnapDeals update and a WindowPoSt partition, and their keys (before the nodes start)"
+  SNAP=v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194
+  WDP=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0
+  "$CUZK" -q snap fake --sector-size 2KiB --seed 3 "$WORK/snap.json"
+  "$CUZK" -q post fake --registered-proof 10 --seed 4 "$WORK/wdp"
+  if [ ! -f "$PARAM_CACHE/$SNAP.params" ]; then
+    t0=$(date +%s)
+    "$CUZK" -q snap setup --sector-size 2KiB --seed 9 "$PARAM_CACHE" 2>/dev/null
+    echo "   snap setup: $(($(date +%s) - t0)) s"
+  fi
+  [ -f "$PARAM_CACHE/$WDP.params" ] || "$CUZK" -q post setup --registered-proof 10 --seed 1 "$PARAM_CACHE" 2>/dev/null
   # Two nodes (each loads the 1.1 GB key; the key was just made here, so no subgroup checks).
   VERIFY_SUBGROUP=false
   for n in 1 2; do start_node $n; done
-  grep -q "porep=porep-2k" "$WORK/node-1.log" || { cat "$WORK/node-1.log"; fail "node 1 did not register porep-2k"; }
+  for n in 1 2; do
+    for c in porep=porep-2k snap=snap-2k wpost-2k; do
+      grep -q "$c" "$WORK/node-$n.log" || { cat "$WORK/node-$n.log"; fail "node $n did not register ${c#*=}"; }
+    done
+  done
   echo "== 6 PoRep jobs submitted to node 1, proved across the farm"
   : >"$WORK/jobs"
   for i in 1 2 3 4 5 6; do
@@ -368,6 +388,48 @@ porep)
   "$CUZK" post verify --request "$WORK/win/request.json" --vk "$PARAM_CACHE/$WIN.vk" "$WORK/ans/$j.1/proof.bin" >/dev/null \
     || fail "the farm's WinningPoSt proof does not verify"
   [ "$(sql "SELECT kind FROM cuzk_jobs WHERE id = '$j'")" = WINNING_POST ] || fail "job $j is not a WINNING_POST job in the database"
+  echo "== a SNAP_DEALS_UPDATE and a WINDOW_POST_PARTITION job, each submitted to one node and awaited on both"
+  # farm_kind KIND FROM TO CLIENT_ARGS… "|" VERIFY_ARGS…: a job submitted to node FROM with `client submit
+  # CLIENT_ARGS…`, awaited on node TO, then on FROM: both answer the same 192 bytes (2 KiB: one partition),
+  # which `cuzk VERIFY_ARGS… proof.bin` accepts, and cuzk_jobs.kind is KIND.
+  farm_kind() {
+    local kind=$1 from=$2 to=$3 sub=() ver=() j
+    shift 3
+    while [ "$1" != "|" ]; do sub+=("$1"); shift; done
+    shift
+    ver=("$@")
+    j=$("$CUZK" client submit --addr "${ADDR[$from]}" "${sub[@]}") || fail "$kind: submit to node $from"
+    await_ok $to "$j" 300000
+    await_ok $from "$j" 300000
+    cmp -s "$WORK/ans/$j.$to/proof.bin" "$WORK/ans/$j.$from/proof.bin" || fail "$kind job $j: nodes 1 and 2 answer different proofs"
+    [ "$(stat -c %s "$WORK/ans/$j.$to/proof.bin")" -eq 192 ] || fail "$kind job $j: expected 1 x 192 bytes"
+    "$CUZK" "${ver[@]}" "$WORK/ans/$j.$to/proof.bin" >/dev/null || fail "$kind job $j: the farm's proof does not verify"
+    [ "$(sql "SELECT kind FROM cuzk_jobs WHERE id = '$j'")" = "$kind" ] || fail "job $j is not a $kind job in the database"
+    echo "$j" >>"$WORK/ids_fc"
+    echo "   $kind job $j: proved by $(sql "SELECT proved_by FROM cuzk_partitions WHERE job_id = '$j'"), verified"
+  }
+  : >"$WORK/ids_fc"
+  farm_kind SNAP_DEALS_UPDATE 1 2 --snap "$WORK/snap.json" --update "$WORK/snap.update.json" \
+    "|" snap verify --update "$WORK/snap.update.json" --vk "$PARAM_CACHE/$SNAP.vk"
+  farm_kind WINDOW_POST_PARTITION 2 1 --post "$WORK/wdp/request.json" \
+    "|" post verify --request "$WORK/wdp/request.json" --vk "$PARAM_CACHE/$WDP.vk"
+  stored_once "$WORK/ids_fc"
+  echo "== a truncated SnapDeals vanilla proof and truncated WindowPoSt vanilla proofs are refused at submit (nothing stored)"
+  before=$(sql "SELECT count(*) FROM cuzk_jobs")
+  before_p=$(sql "SELECT count(*) FROM cuzk_partitions")
+  # The SnapDeals partition proof (base64 in snap.json) cut to its first 700 bytes.
+  printf '["%s"]' "$(jq -r '.[0]' "$WORK/snap.json" | base64 -d | head -c 700 | base64 -w0)" >"$WORK/snap-cut.json"
+  expect_exit 2 "truncated SnapDeals vanilla proof" -- "$CUZK" client submit --addr "${ADDR[1]}" --snap "$WORK/snap-cut.json" \
+    --update "$WORK/snap.update.json"
+  expect_err_contains "vanilla_proofs[0]"
+  expect_err_contains "truncated"
+  cp -r "$WORK/wdp" "$WORK/wdp-cut"
+  for v in "$WORK"/wdp-cut/sector-*.bin; do head -c 700 "$v" >"$v.cut" && mv "$v.cut" "$v"; done
+  expect_exit 2 "truncated WindowPoSt vanilla proofs" -- "$CUZK" client submit --addr "${ADDR[2]}" --post "$WORK/wdp-cut/request.json"
+  expect_err_contains "vanilla_proofs[0]: byte"
+  expect_err_contains "truncated"
+  [ "$(sql "SELECT count(*) FROM cuzk_jobs")" -eq "$before" ] || fail "a refused job was stored"
+  [ "$(sql "SELECT count(*) FROM cuzk_partitions")" -eq "$before_p" ] || fail "a refused job's partitions were stored"
   echo "== a bad C1 is refused at submit (nothing stored)"
   before=$(sql "SELECT count(*) FROM cuzk_jobs")
   head -c 3000 "$WORK/c1-1.json" >"$WORK/truncated.json"
