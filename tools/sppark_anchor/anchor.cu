@@ -97,8 +97,7 @@ bool check_ntt(const gpu_t& gpu) {
   ntt(gpu, &d[0], lg, NTT::Direction::inverse, NTT::Type::standard);
   gpu.sync();
   to_host(back, &d[0]);
-  return anchor::is_dft(x.data(), w.data(), y.data(), lg) &&
-         std::memcmp(back.data(), x.data(), n * sizeof(fr_t)) == 0;
+  return anchor::is_dft(x.data(), w.data(), y.data(), lg) && anchor::same_frs(back.data(), x.data(), n);
 }
 
 int run_ntt(int lo, int hi, int runs) {
@@ -135,7 +134,7 @@ int run_ntt(int lo, int hi, int runs) {
       for (int i = 0; i <= runs; i++) ntt(gpu, &d[0], lg, undo, c.type);
       gpu.sync();
       to_host(back, &d[0]);
-      const bool ok = std::memcmp(back.data(), x.data(), n * sizeof(fr_t)) == 0;
+      const bool ok = anchor::same_frs(back.data(), x.data(), n);
       std::printf("sppark ntt %s 2^%d median %.3f ms (min %.3f, %d runs) check %s\n", c.name, lg, median(ms),
                   *std::min_element(ms.begin(), ms.end()), runs, ok ? "ok" : "FAILED");
       if (!ok) return 1;

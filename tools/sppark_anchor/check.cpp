@@ -43,7 +43,13 @@ void parallel(size_t n, unsigned threads, F&& f) {
   for (auto& th : pool) th.join();
 }
 
-bool fr_eq(const blst_fr& a, const blst_fr& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+/// a = b as elements of Fr, whatever the representatives (a GPU may leave values in [r, 2^256)).
+bool fr_eq(const blst_fr& a, const blst_fr& b) {
+  blst_scalar x, y;
+  blst_scalar_from_fr(&x, &a);
+  blst_scalar_from_fr(&y, &b);
+  return std::memcmp(&x, &y, sizeof x) == 0;
+}
 
 blst_fr fr_pow(blst_fr b, uint64_t e) {
   const uint64_t one[4] = {1, 0, 0, 0};
@@ -95,6 +101,14 @@ void fold_scalars(const void* scalars, size_t n, size_t m, void* out) {
   auto* o = static_cast<blst_fr*>(out);
   std::memset(static_cast<void*>(o), 0, m * sizeof(blst_fr));
   for (size_t i = 0; i < n; i++) blst_fr_add(&o[i % m], &o[i % m], &k[i]);
+}
+
+bool same_frs(const void* a, const void* b, size_t n) {
+  const auto* x = static_cast<const blst_fr*>(a);
+  const auto* y = static_cast<const blst_fr*>(b);
+  for (size_t i = 0; i < n; i++)
+    if (!fr_eq(x[i], y[i])) return false;
+  return true;
 }
 
 bool same_point(const void* a, const void* b) {
@@ -168,9 +182,10 @@ bool self_test() {
       blst_fr_add(&y[k], &y[k], &t);
     }
   }
-  if (!is_dft(x.data(), w.data(), y.data(), lg)) return false;
+  if (!is_dft(x.data(), w.data(), y.data(), lg) || !same_frs(y.data(), y.data(), n)) return false;
+  std::vector<blst_fr> y2 = y;
   blst_fr_add(&y[5], &y[5], &g);
-  if (is_dft(x.data(), w.data(), y.data(), lg)) return false;
+  if (is_dft(x.data(), w.data(), y.data(), lg) || same_frs(y.data(), y2.data(), n)) return false;
   // is_msm: 64 terms summed one scalar multiplication at a time.
   const size_t m = 64;
   std::vector<blst_p1_affine> pts(m);
