@@ -30,10 +30,10 @@ bool is_dft(const void* x, const void* w, const void* y, unsigned lg);
 /// Whether the Jacobian point `got` equals Σ scalars_i·bases_i over n terms (blst's CPU Pippenger).
 bool is_msm(const void* bases, const void* scalars, size_t n, const void* got);
 /// The checks above tried on the CPU before they judge sppark: is_dft accepts the DFT of 2^10 random
-/// values by ω = 7^((r−1)/2^10) and rejects it with one value changed (as does same_frs); random_points gives
-/// points of G1; is_msm accepts Σ k_i·P_i summed by scalar multiplications (64 terms), and a 128-term sum
-/// over bases of period 64 with fold_scalars' scalars, and rejects that sum plus G (as does same_point).
-/// Returns false if any of them is wrong.
+/// values by ω = 7^((r−1)/2^10) and rejects it with one value changed (as does same_frs, which accepts a
+/// value plus r); random_points gives points of G1; is_msm accepts Σ k_i·P_i summed by scalar multiplications
+/// (64 terms), and a 128-term sum over bases of period 64 with fold_scalars' scalars, and rejects that sum
+/// plus G (as does same_point). Returns false if any of them is wrong.
 bool self_test();
 
 }  // namespace anchor
