@@ -281,8 +281,12 @@ struct PgStore::Impl {
       std::string msg = r ? PQresultErrorMessage(r) : PQerrorMessage(c);
       PQclear(r);
       while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
-      // Class 08 (connection exception), 57P01..57P03 (the server is shutting down or starting).
-      if (PQstatus(c) != CONNECTION_OK || state.rfind("08", 0) == 0 || state.rfind("57P0", 0) == 0) {
+      // Class 08 (connection exception), 57P01..57P03 (the server is shutting down or starting), or an
+      // error of libpq's own, without a SQLSTATE: a server that crashed or was stopped with `pg_ctl -m
+      // immediate` closes the socket without a message, and a statement sent then fails with "server
+      // closed the connection unexpectedly" while PQstatus may still be CONNECTION_OK.
+      if (PQstatus(c) != CONNECTION_OK || state.empty() || state.rfind("08", 0) == 0 ||
+          state.rfind("57P0", 0) == 0) {
         broken = true;
         throw StoreUnavailable("the database connection was lost: " + msg);
       }
@@ -788,9 +792,12 @@ std::vector<std::pair<std::string, uint32_t>> PgStore::heartbeat(const engine::N
           .num(node.gpus)
           .text(json_list(node.resident))
           .num(node.running));
+  // Only leases still alive are renewed: one that expired (the database or this node was away longer
+  // than the lease) is lost, as for complete(), which refuses it; renewing it would keep a partition
+  // whose local work complete() already dropped claimed by this node for as long as it lives.
   Rows held = c.exec(
       "UPDATE cuzk_partitions SET lease_expires = now() + $2::bigint * interval '1 millisecond' "
-      "WHERE lease_owner = $1 AND state = 'running' RETURNING job_id, idx",
+      "WHERE lease_owner = $1 AND state = 'running' AND lease_expires > now() RETURNING job_id, idx",
       Params().text(node.incarnation).num((int64_t)m.opt.lease_ms));
   std::vector<std::pair<std::string, uint32_t>> out;
   for (int i = 0; i < held.size(); i++) out.emplace_back(held.str(i, 0), (uint32_t)held.i64(i, 1));

@@ -8,7 +8,8 @@
 #             partition stored once; a SIGSTOPped node whose leases were taken over stores nothing
 #             when it wakes; the killed node restarts and claims work again.
 #   dbrestart PostgreSQL restarted mid-run: SubmitProof is UNAVAILABLE while it is away, the nodes
-#             reconnect, no job is lost.
+#             reconnect, no job is lost; then PostgreSQL crashes (immediate stop) while the nodes
+#             prove: they stay up and every job completes with proofs that verify.
 #   failures  a corrupt witness fails its job once, for good; a partition whose node dies every time
 #             is claimed cluster.max_attempts times, then its job fails saying so.
 #   deadline  a low-priority job due soon (within scheduler.deadline_lead_s) is claimed before the queued
@@ -235,6 +236,25 @@ dbrestart)
   while read -r j; do await_ok $((RANDOM % 3 + 1)) "$j"; done <"$WORK/ids"
   stored_once "$WORK/ids"
   grep -q "farm_store_unavailable" "$WORK"/node-*.log || fail "no node noticed the database going away"
+  for n in 1 2 3; do alive $n; done
+  echo "== PostgreSQL crashes (pg_ctl -m immediate) while the nodes prove: they stay up, no job is lost"
+  # The server closes its sockets without a message: libpq's own error, no SQLSTATE, is a lost
+  # connection (a node used to die of it). Not stored_once: with synchronous_commit off a crash may
+  # forget proofs stored just before it, and those partitions are proved again.
+  : >"$WORK/crash_ids"
+  for i in $(seq 3); do submit $((i % 3 + 1)) mimc "$W_MIMC" --partitions 20 >>"$WORK/crash_ids"; done
+  sleep 1  # the submits' WAL is flushed (wal_writer_delay 200 ms): the jobs survive the crash
+  "${PGRUN[@]}" "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate -w stop >/dev/null
+  sleep 2
+  for n in 1 2 3; do alive $n; done
+  start_pg
+  while read -r j; do
+    await_ok $((RANDOM % 3 + 1)) "$j"
+    for i in $(seq 0 19); do
+      "$CUZK" verify "$VK_MIMC" "$WORK/ans/$j."*/public_$i.json "$WORK/ans/$j."*/proof_$i.json >/dev/null \
+        || fail "job $j partition $i: cuzk rejects the proof"
+    done
+  done <"$WORK/crash_ids"
   for n in 1 2 3; do alive $n; done
   ;;
 
