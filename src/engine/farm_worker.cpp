@@ -70,97 +70,107 @@ void FarmWorker::slot_loop() {
   }();
   uint64_t backoff = 50;
   while (!stopping_) {
-    // The circuits this node proves for the farm (the circuit_id + witness kinds, and the Filecoin kinds
-    // when it can expand their inputs), resident ones first.
-    std::vector<std::string> circuits, resident;
-    for (const CircuitInfo& c : engine_.circuits().list()) {
-      const bool witness_kind = c.kind == "circom" || c.kind == "bellperson";
-      const bool input_kind = c.kind == "porep" || c.kind == "snap" || c.kind == "post";
-      if (!witness_kind && !(input_kind && cfg_.expand)) continue;
-      circuits.push_back(c.id);
-      if (c.resident) resident.push_back(c.id);
-    }
-    std::optional<PartitionClaim> claim;
-    const Clock::time_point t_claim = Clock::now();
-    double claim_ms = 0;
     try {
-      claim = store_.claim(owner_, circuits, resident);
-      claim_ms = ms_between(t_claim, Clock::now());
-      backoff = 50;
-      if (!claim) {
-        store_.wait_for_work(250);
-        continue;
-      }
-    } catch (const StoreUnavailable& e) {
-      log(LogLevel::kWarn, "farm_store_unavailable",
-          {{"during", "claim"}, {"retry_ms", std::to_string(backoff)}, {"error", e.what()}});
+      slot_iteration(backoff, exit_after_claim);
+    } catch (const std::exception& e) {
+      log(LogLevel::kError, "farm_slot_error", {{"error", e.what()}, {"retry_ms", std::to_string(backoff)}});
       sleep_for(backoff);
       backoff = std::min<uint64_t>(backoff * 2, 2000);
-      continue;
     }
-    const auto key = std::make_pair(claim->job_id, claim->index);
-    log(LogLevel::kInfo, "partition_claimed",
+  }
+}
+
+void FarmWorker::slot_iteration(uint64_t& backoff, long exit_after_claim_ms) {
+  // The circuits this node proves for the farm (the circuit_id + witness kinds, and the Filecoin kinds
+  // when it can expand their inputs), resident ones first.
+  std::vector<std::string> circuits, resident;
+  for (const CircuitInfo& c : engine_.circuits().list()) {
+    const bool witness_kind = c.kind == "circom" || c.kind == "bellperson";
+    const bool input_kind = c.kind == "porep" || c.kind == "snap" || c.kind == "post";
+    if (!witness_kind && !(input_kind && cfg_.expand)) continue;
+    circuits.push_back(c.id);
+    if (c.resident) resident.push_back(c.id);
+  }
+  std::optional<PartitionClaim> claim;
+  const Clock::time_point t_claim = Clock::now();
+  double claim_ms = 0;
+  try {
+    claim = store_.claim(owner_, circuits, resident);
+    claim_ms = ms_between(t_claim, Clock::now());
+    backoff = 50;
+    if (!claim) {
+      store_.wait_for_work(250);
+      return;
+    }
+  } catch (const StoreUnavailable& e) {
+    log(LogLevel::kWarn, "farm_store_unavailable",
+        {{"during", "claim"}, {"retry_ms", std::to_string(backoff)}, {"error", e.what()}});
+    sleep_for(backoff);
+    backoff = std::min<uint64_t>(backoff * 2, 2000);
+    return;
+  }
+  const auto key = std::make_pair(claim->job_id, claim->index);
+  log(LogLevel::kInfo, "partition_claimed",
+      {{"job", claim->job_id},
+       {"partition", std::to_string(claim->index)},
+       {"epoch", std::to_string(claim->epoch)},
+       {"attempt", std::to_string(claim->attempt)}});
+  if (exit_after_claim_ms >= 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(exit_after_claim_ms));
+    log(LogLevel::kWarn, "farm_fault_exit", {{"fault", "CUZK_FAIL_FARM_EXIT_AFTER_CLAIM"}});
+    _exit(137);
+  }
+  JobRequest jr;
+  jr.circuit_id = claim->circuit_id;
+  jr.kind = claim->kind;
+  jr.priority = claim->priority;
+  if (claim->job_input) {
+    const std::shared_ptr<Expanded> ex = expanded(*claim);
+    if (!ex->job) {
+      if (!ex->error.empty()) fail_claim(*claim, ex->error);
+      return;  // else the job is over (its input was dropped) or the worker is stopping
+    }
+    jr.partitions.push_back(ex->job->partitions[claim->index]);
+  } else {
+    jr.partitions.push_back({{}, nullptr, std::move(claim->input), {}});
+  }
+  std::optional<JobResult> r;
+  try {
+    SubmitResult local = engine_.submit(std::move(jr));
+    {
+      std::lock_guard lk(mu_);
+      running_[key] = Running{local.job_id, beat_};
+    }
+    r = engine_.await(local.job_id, 0);
+    std::lock_guard lk(mu_);
+    running_.erase(key);
+  } catch (const SubmitRefused& e) {  // shutting down or full: the lease lapses, another node runs it
+    log(LogLevel::kWarn, "partition_not_started", {{"job", claim->job_id}, {"error", e.what()}});
+    sleep_for(backoff);
+    return;
+  }
+  if (!r) return;
+  if (r->state == JobState::kCompleted && !r->proofs.empty()) {
+    PartitionTiming t = r->partitions.empty() ? PartitionTiming{} : r->partitions[0];
+    t.device = cfg_.node_id + "/" + t.device;
+    bool stored = false;
+    const Clock::time_point t_store = Clock::now();
+    retry("complete",
+          [&] { stored = store_.complete(*claim, owner_, r->proofs[0], r->public_inputs[0], t); });
+    const double store_ms = ms_between(t_store, Clock::now());
+    log(stored ? LogLevel::kInfo : LogLevel::kWarn, stored ? "partition_stored" : "partition_lease_lost",
         {{"job", claim->job_id},
          {"partition", std::to_string(claim->index)},
          {"epoch", std::to_string(claim->epoch)},
-         {"attempt", std::to_string(claim->attempt)}});
-    if (exit_after_claim >= 0) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(exit_after_claim));
-      log(LogLevel::kWarn, "farm_fault_exit", {{"fault", "CUZK_FAIL_FARM_EXIT_AFTER_CLAIM"}});
-      _exit(137);
-    }
-    JobRequest jr;
-    jr.circuit_id = claim->circuit_id;
-    jr.kind = claim->kind;
-    jr.priority = claim->priority;
-    if (claim->job_input) {
-      const std::shared_ptr<Expanded> ex = expanded(*claim);
-      if (!ex->job) {
-        if (!ex->error.empty()) fail_claim(*claim, ex->error);
-        continue;  // else the job is over (its input was dropped) or the worker is stopping
-      }
-      jr.partitions.push_back(ex->job->partitions[claim->index]);
-    } else {
-      jr.partitions.push_back({{}, nullptr, std::move(claim->input), {}});
-    }
-    std::optional<JobResult> r;
-    try {
-      SubmitResult local = engine_.submit(std::move(jr));
-      {
-        std::lock_guard lk(mu_);
-        running_[key] = Running{local.job_id, beat_};
-      }
-      r = engine_.await(local.job_id, 0);
-      std::lock_guard lk(mu_);
-      running_.erase(key);
-    } catch (const SubmitRefused& e) {  // shutting down or full: the lease lapses, another node runs it
-      log(LogLevel::kWarn, "partition_not_started", {{"job", claim->job_id}, {"error", e.what()}});
-      sleep_for(backoff);
-      continue;
-    }
-    if (!r) continue;
-    if (r->state == JobState::kCompleted && !r->proofs.empty()) {
-      PartitionTiming t = r->partitions.empty() ? PartitionTiming{} : r->partitions[0];
-      t.device = cfg_.node_id + "/" + t.device;
-      bool stored = false;
-      const Clock::time_point t_store = Clock::now();
-      retry("complete",
-            [&] { stored = store_.complete(*claim, owner_, r->proofs[0], r->public_inputs[0], t); });
-      const double store_ms = ms_between(t_store, Clock::now());
-      log(stored ? LogLevel::kInfo : LogLevel::kWarn, stored ? "partition_stored" : "partition_lease_lost",
-          {{"job", claim->job_id},
-           {"partition", std::to_string(claim->index)},
-           {"epoch", std::to_string(claim->epoch)},
-           {"total_ms", std::to_string((long)r->total_ms)},
-           {"claim_ms", std::to_string(claim_ms)},
-           {"store_ms", std::to_string(store_ms)}});
-    } else if (r->state == JobState::kFailed) {
-      // The partition failed on its own terms (its input, its proof): running it again would fail again.
-      fail_claim(*claim, r->error);
-    }
-    // Cancelled locally: the lease was lost (the job was cancelled, or the partition taken over), or the
-    // engine is shutting down (the lease lapses and another node runs the partition).
+         {"total_ms", std::to_string((long)r->total_ms)},
+         {"claim_ms", std::to_string(claim_ms)},
+         {"store_ms", std::to_string(store_ms)}});
+  } else if (r->state == JobState::kFailed) {
+    // The partition failed on its own terms (its input, its proof): running it again would fail again.
+    fail_claim(*claim, r->error);
   }
+  // Cancelled locally: the lease was lost (the job was cancelled, or the partition taken over), or the
+  // engine is shutting down (the lease lapses and another node runs the partition).
 }
 
 void FarmWorker::fail_claim(const PartitionClaim& c, const std::string& reason) {
@@ -238,6 +248,9 @@ void FarmWorker::heartbeat_loop() {
       held = store_.heartbeat(rep);
     } catch (const StoreUnavailable& e) {
       log(LogLevel::kWarn, "farm_store_unavailable", {{"during", "heartbeat"}, {"error", e.what()}});
+      continue;
+    } catch (const std::exception& e) {  // a statement the store refused: logged; the next beat tries again
+      log(LogLevel::kError, "farm_slot_error", {{"during", "heartbeat"}, {"error", e.what()}});
       continue;
     }
     // Work claimed before this heartbeat began whose lease is not held any more: stop proving it.

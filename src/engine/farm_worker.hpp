@@ -78,7 +78,13 @@ class FarmWorker {
     std::string local_job;
     uint64_t since_beat = 0;  ///< heartbeat generation when it was claimed
   };
+  /// One slot's thread: slot_iteration until stop(). An exception out of an iteration (a statement the
+  /// store refused, any fault of one claim) is logged as farm_slot_error and the slot goes on after a
+  /// back-off: the claimed partition's lease lapses and it is claimed again; the process never ends on it.
   void slot_loop();
+  /// Claims one partition, proves it and stores its proof (or fails its job); `backoff` (ms) grows while
+  /// the store is away or nothing can start.
+  void slot_iteration(uint64_t& backoff, long exit_after_claim_ms);
   void heartbeat_loop();
   /// Runs `what` until it succeeds or the worker stops, retrying with back-off while the store is away.
   template <class F>

@@ -1,7 +1,8 @@
 // A farm node's FarmWorker (src/engine/farm_worker.hpp) against an in-memory JobStore, for the jobs stored
 // with one input (the Filecoin kinds, docs/CLUSTER.md): the node fetches and expands a job's input once
 // however many of its partitions it claims, proves and stores every partition (each proof verified here),
-// and an input it cannot use, or a corrupt row, fails the job once, for good. The PostgreSQL store itself
+// and an input it cannot use, or a corrupt row, fails the job once, for good; a store refusing statements
+// is logged and does not end the node. The PostgreSQL store itself
 // is tested end to end by tests/cluster/farm_e2e.sh.
 #include <gtest/gtest.h>
 
@@ -40,6 +41,9 @@ class MemStore final : public JobStore {
     public_.resize(kPartitions);
   }
   bool corrupt_row = false;  ///< job_input throws as for a SHA-256 mismatch
+  /// claim and heartbeat throw this many times each a plain Error, as for a statement the server refused
+  /// (not StoreUnavailable), before they work.
+  std::atomic<int> claim_refusals{0}, heartbeat_refusals{0};
   /// job_input calls, partitions claimed, fail calls, and fail calls that failed the job.
   std::atomic<int> input_reads{0}, claims{0}, fails{0}, fails_applied{0};
 
@@ -48,6 +52,8 @@ class MemStore final : public JobStore {
   std::optional<bool> cancel(const std::string&, const std::string&) override { return std::nullopt; }
   std::optional<PartitionClaim> claim(const std::string&, const std::vector<std::string>& circuits,
                                       const std::vector<std::string>&) override {
+    if (claim_refusals.fetch_sub(1) > 0)
+      throw Error(ErrorCode::kInternal, "ERROR:  relation \"cuzk_partitions\" is locked (test)");
     std::lock_guard lk(mu_);
     if (!error_.empty() || std::find(circuits.begin(), circuits.end(), kCircuit) == circuits.end())
       return std::nullopt;
@@ -98,6 +104,7 @@ class MemStore final : public JobStore {
     return true;
   }
   std::vector<std::pair<std::string, uint32_t>> heartbeat(const NodeReport&) override {
+    if (heartbeat_refusals.fetch_sub(1) > 0) throw Error(ErrorCode::kInternal, "heartbeat refused (test)");
     std::lock_guard lk(mu_);
     std::vector<std::pair<std::string, uint32_t>> held;
     for (uint32_t i = 0; i < kPartitions; i++)
@@ -154,6 +161,10 @@ struct Node {
         jr.partitions.push_back({{}, nullptr, std::vector<uint8_t>(input.begin(), input.end()), {}});
       return jr;
     };
+    fc.log = [this](const LogEvent& e) {
+      std::lock_guard lk(log_mu);
+      events.push_back(e.event);
+    };
     worker = std::make_unique<FarmWorker>(engine, store, std::move(fc));
   }
   ~Node() {
@@ -166,7 +177,14 @@ struct Node {
     c.gpu_workers_per_device = 2;
     return c;
   }
+  /// How many events named `name` the worker logged.
+  int logged(const std::string& name) {
+    std::lock_guard lk(log_mu);
+    return (int)std::count(events.begin(), events.end(), name);
+  }
   std::atomic<int> expansions{0};
+  std::mutex log_mu;
+  std::vector<std::string> events;
   CpuBackend backend;
   Engine engine;
   std::unique_ptr<FarmWorker> worker;
@@ -218,6 +236,28 @@ TEST(ServiceFarmWorker, ACorruptRowFailsTheJobWithoutExpandingIt) {
   EXPECT_EQ(store.fails_applied.load(), 1);
   EXPECT_EQ(store.fails.load(), store.claims.load());
   EXPECT_EQ(store.input_reads.load(), 1) << "the corrupt row was read again";
+}
+
+TEST(ServiceFarmWorker, RefusedStatementsAreLoggedAndTheNodeGoesOn) {
+  // Errors of the store other than StoreUnavailable (a statement the server refused) once ended the
+  // process from the slot or heartbeat thread: now each is logged and the node keeps proving.
+  MemStore store(file_bytes(kData + "mimc/mimc.wtns"));
+  store.claim_refusals = 4;
+  store.heartbeat_refusals = 2;
+  const VerifyingKey vk = load_circom(kData + "mimc/mimc_dev.zkey").key->verifying_key();
+  {
+    Node node(store);
+    ASSERT_TRUE(store.wait_final()) << "the job's partitions were not all stored within 120 s";
+    for (int i = 0; i < 100 && store.heartbeat_refusals.load() > 0; i++)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_GE(node.logged("farm_slot_error"), 6) << "4 refused claims and 2 refused heartbeats";
+  }
+  EXPECT_EQ(store.error(), "");
+  EXPECT_EQ(store.claims.load(), (int)kPartitions);
+  for (uint32_t i = 0; i < kPartitions; i++) {
+    ASSERT_TRUE(store.proofs_[i].has_value()) << i;
+    EXPECT_TRUE(verify(vk, store.public_[i], *store.proofs_[i])) << "partition " << i;
+  }
 }
 
 }  // namespace
