@@ -169,6 +169,7 @@ engine::JobState parse_state(const std::string& s) {
 struct PgStore::Impl {
   explicit Impl(PgStoreOptions o) : opt(std::move(o)) {}
   PgStoreOptions opt;
+  std::atomic<bool> beaten{false};  ///< this process's first heartbeat is stored
 
   // ---- connections ------------------------------------------------------------------------------
   /// Connections a node opens at most (besides its LISTEN one): claimers, heartbeat and gRPC calls share
@@ -772,11 +773,21 @@ bool PgStore::fail(const engine::PartitionClaim& cl, const std::string& node_id,
 std::vector<std::pair<std::string, uint32_t>> PgStore::heartbeat(const engine::NodeReport& node) {
   Impl& m = *impl_;
   Impl::Conn c(m);
-  // A node back under a new incarnation: the leases of its previous one lapse now.
-  c.exec(
-      "UPDATE cuzk_partitions SET lease_expires = now() WHERE state = 'running' AND lease_owner = "
-      "(SELECT incarnation FROM cuzk_nodes WHERE node_id = $1 AND incarnation <> $2)",
-      Params().text(node.node_id).text(node.incarnation));
+  // The node's row names another incarnation. Before this process's first heartbeat, that is the node's
+  // previous process (restarted): its leases lapse now. After it, another running process has the same
+  // node_id and beats too: expiring each other's leases every beat would fail their jobs, so it is
+  // logged instead (node ids must be unique among running nodes).
+  Rows prev = c.exec("SELECT incarnation, address FROM cuzk_nodes WHERE node_id = $1 AND incarnation <> $2",
+                     Params().text(node.node_id).text(node.incarnation));
+  if (prev.size() == 1 && !m.beaten)
+    c.exec("UPDATE cuzk_partitions SET lease_expires = now() WHERE state = 'running' AND lease_owner = $1",
+           Params().text(prev.str(0, 0)));
+  else if (prev.size() == 1)
+    m.log(engine::LogLevel::kError, "farm_node_id_in_use",
+          {{"node_id", node.node_id},
+           {"other_incarnation", prev.str(0, 0)},
+           {"other_address", prev.str(0, 1)},
+           {"error", "another running node uses this cluster.node_id; node ids must be unique"}});
   c.exec(
       "INSERT INTO cuzk_nodes (node_id, incarnation, address, gpus, resident, running) "
       "VALUES ($1, $2, $3, $4, ARRAY(SELECT json_array_elements_text($5::json)), $6) "
@@ -792,6 +803,7 @@ std::vector<std::pair<std::string, uint32_t>> PgStore::heartbeat(const engine::N
           .num(node.gpus)
           .text(json_list(node.resident))
           .num(node.running));
+  m.beaten = true;
   // Only leases still alive are renewed: one that expired (the database or this node was away longer
   // than the lease) is lost, as for complete(), which refuses it; renewing it would keep a partition
   // whose local work complete() already dropped claimed by this node for as long as it lives.

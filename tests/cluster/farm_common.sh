@@ -5,7 +5,7 @@
 #   DB (the libpq URI the nodes use) and PSQL (psql on it). PostgreSQL refuses to run as root: as root,
 #   its commands run as the postgres user (nobody when there is none). stop_pg stops it (fast); the EXIT
 #   trap of farm_cleanup stops it and every node even when the test fails.
-# start_node N [ENV=VALUE…]: node N (node-N) on a free loopback port with the mimc and tiny circuits
+# start_node N [ENV=VALUE…]: node N (node_id node-N, or $NODE_ID) on a free loopback port with the mimc and tiny circuits
 #   (and srs.param_cache = $PARAM_CACHE when set: its Filecoin circuits), its log in $WORK/node-N.log; waits until it listens; sets NODE_PID[N] and ADDR[N].
 # kill_node N [SIGNAL]; alive N; submit N ARGS…; wait_all_final FILE_OF_JOB_IDS.
 PGBIN=$(dirname "$(readlink -f "$(command -v pg_ctl 2>/dev/null || echo /usr/lib/postgresql/15/bin/pg_ctl)")")
@@ -63,7 +63,7 @@ gpu_threads = 1
 threads = 1
 [cluster]
 database = "$DB"
-node_id = "node-$n"
+node_id = "${NODE_ID:-node-$n}"
 lease = "$LEASE"
 heartbeat = "$HEARTBEAT"
 max_attempts = $MAX_ATTEMPTS

@@ -10,7 +10,8 @@
 #   dbrestart PostgreSQL restarted mid-run: SubmitProof is UNAVAILABLE while it is away, the nodes
 #             reconnect, no job is lost; then PostgreSQL crashes (immediate stop) while the nodes
 #             prove: they stay up and every job completes with proofs that verify.
-#   failures  a corrupt witness fails its job once, for good; a partition whose node dies every time
+#   failures  a corrupt witness fails its job once, for good; two running nodes with one node_id are
+#             logged and do not expire each other's leases; a partition whose node dies every time
 #             is claimed cluster.max_attempts times, then its job fails saying so.
 #   deadline  a low-priority job due soon (within scheduler.deadline_lead_s) is claimed before the queued
 #             partitions of a critical job; low-priority jobs without a near deadline are not.
@@ -243,7 +244,7 @@ dbrestart)
   # forget proofs stored just before it, and those partitions are proved again.
   : >"$WORK/crash_ids"
   for i in $(seq 3); do submit $((i % 3 + 1)) mimc "$W_MIMC" --partitions 20 >>"$WORK/crash_ids"; done
-  sleep 1  # the submits' WAL is flushed (wal_writer_delay 200 ms): the jobs survive the crash
+  sql "CHECKPOINT" >/dev/null  # the submitted jobs are on disk, whatever the load: they survive the crash
   "${PGRUN[@]}" "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate -w stop >/dev/null
   sleep 2
   for n in 1 2 3; do alive $n; done
@@ -284,6 +285,21 @@ failures)
   sleep 1
   [ "$(sql "SELECT attempts FROM cuzk_partitions WHERE job_id = '$j'")" -eq 1 ] || fail "the corrupt job was claimed again"
   [ "$(cat "$WORK"/node-*.log | grep -c "partition_claimed job=$j ")" -eq 1 ] || fail "the corrupt job was claimed more than once"
+  echo "== two running nodes given one node_id: logged, and they do not expire each other's leases"
+  # (They did, every heartbeat: with max_attempts 2 such a job failed.) Node 3 beats a few times first,
+  # so that its first heartbeat, which takes over a restarted node's leases, finds none of node 1's.
+  NODE_ID=node-1 start_node 3
+  sleep 1.5
+  jd=$(submit 3 mimc "$W_MIMC" --partitions 30)
+  await_ok 1 "$jd"
+  await_ok 3 "$jd"
+  [ "$(sql "SELECT count(*) FROM cuzk_partitions WHERE job_id = '$jd' AND state = 'done'")" -eq 30 ] \
+    || fail "job $jd: not all 30 partitions are done in the database"
+  [ "$(sql "SELECT count(*) FROM cuzk_partitions WHERE job_id = '$jd' AND attempts > 1")" -eq 0 ] \
+    || fail "partitions of job $jd were claimed again: the two node-1 processes expired each other's leases"
+  cat "$WORK/node-1.log" "$WORK/node-3.log" | grep -q "farm_node_id_in_use node_id=node-1 " \
+    || fail "neither node-1 process logged that its node_id is in use by the other"
+  kill_node 3
   echo "== a partition whose node dies every time: claimed max_attempts (2) times, then the job fails"
   kill_node 1
   kill_node 2
