@@ -297,7 +297,7 @@ failures)
     || fail "job $jd: not all 30 partitions are done in the database"
   [ "$(sql "SELECT count(*) FROM cuzk_partitions WHERE job_id = '$jd' AND attempts > 1")" -eq 0 ] \
     || fail "partitions of job $jd were claimed again: the two node-1 processes expired each other's leases"
-  cat "$WORK/node-1.log" "$WORK/node-3.log" | grep -q "farm_node_id_in_use node_id=node-1 " \
+  grep -q "farm_node_id_in_use node_id=node-1 " "$WORK/node-1.log" "$WORK/node-3.log" \
     || fail "neither node-1 process logged that its node_id is in use by the other"
   kill_node 3
   echo "== a partition whose node dies every time: claimed max_attempts (2) times, then the job fails"
