@@ -148,6 +148,10 @@ void FarmWorker::slot_iteration(uint64_t& backoff, long exit_after_claim_ms) {
     log(LogLevel::kWarn, "partition_not_started", {{"job", claim->job_id}, {"error", e.what()}});
     sleep_for(backoff);
     return;
+  } catch (...) {  // slot_loop logs it and goes on: the heartbeat must not count this partition as running
+    std::lock_guard lk(mu_);
+    running_.erase(key);
+    throw;
   }
   if (!r) return;
   if (r->state == JobState::kCompleted && !r->proofs.empty()) {
