@@ -247,6 +247,30 @@ struct MulWide64 {
   }
 };
 
+/// x² (Mont::sqr; y is ignored), on the device and as the host's reference.
+struct SqrOp {
+  template <class F>
+  __host__ __device__ F operator()(const F& a, const F&) const {
+    return a.sqr();
+  }
+};
+/// The Fp2 Karatsuba product over three reduced Fp products (Fp2's device product before lazy
+/// reduction), to compare with Fp2's operator* in the same binary.
+struct Fp2MulReduced {
+  __device__ Fp2 operator()(const Fp2& a, const Fp2& b) const {
+    const Fp t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
+    const Fp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
+    return {t0 - t1, t2 - t0 - t1};
+  }
+};
+/// The host's reference for the product benchmarks.
+struct HostMul {
+  template <class F>
+  F operator()(const F& a, const F& b) const {
+    return a * b;
+  }
+};
+
 /// x[t][c] ← x[t][c]·y[t] repeated `iters` times for each of kChains chains of thread t.
 template <class F, class Mul>
 __global__ void __launch_bounds__(256) mul_chain_kernel(F* x, const F* y, int iters) {
@@ -275,6 +299,13 @@ std::vector<F> random_elements(size_t n, uint64_t seed) {
   }
   return v;
 }
+template <>
+std::vector<Fp2> random_elements<Fp2>(size_t n, uint64_t seed) {
+  const std::vector<Fp> c = random_elements<Fp>(2 * n, seed);
+  std::vector<Fp2> v(n);
+  for (size_t i = 0; i < n; i++) v[i] = Fp2{c[2 * i], c[2 * i + 1]};
+  return v;
+}
 
 template <class K>
 int kernel_regs(K kernel) {
@@ -294,7 +325,7 @@ Throughput summarize(std::vector<float> ms, uint64_t ops) {
   return r;
 }
 
-template <class F, class Mul>
+template <class F, class Mul, class HostRef = HostMul>
 Throughput bench_mul(int runs, int device) {
   Context& ctx = Context::get(device);
   const unsigned blocks = (unsigned)ctx.props().multiProcessorCount * 4;
@@ -326,7 +357,7 @@ Throughput bench_mul(int runs, int device) {
     const size_t t = (s * 2654435761u) % threads;
     for (int c = 0; c < kChains; c++) {
       F v = hx[t * kChains + c];
-      for (int i = 0; i < kMulIters; i++) v = v * hy[t];
+      for (int i = 0; i < kMulIters; i++) v = HostRef{}(v, hy[t]);
       res.checked++;
       if (v != out[t * kChains + c]) res.mismatches++;
     }
@@ -363,6 +394,10 @@ __global__ void __launch_bounds__(256) madd_kernel(const G1Affine* table, G1XYZZ
 
 Throughput bench_fp_mul(MulVariant v, int runs, int device) { return bench_mul_variant<Fp>(v, runs, device); }
 Throughput bench_fr_mul(MulVariant v, int runs, int device) { return bench_mul_variant<Fr>(v, runs, device); }
+Throughput bench_fp_sqr(int runs, int device) { return bench_mul<Fp, SqrOp, SqrOp>(runs, device); }
+Throughput bench_fp2_mul(bool lazy, int runs, int device) {
+  return lazy ? bench_mul<Fp2, MulEvenOdd>(runs, device) : bench_mul<Fp2, Fp2MulReduced>(runs, device);
+}
 
 Throughput bench_g1_madd(int runs, int device) {
   Context& ctx = Context::get(device);

@@ -3,6 +3,7 @@
 // the CPU through an emulation of the PTX carry flag.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "cuda/gpu.hpp"
@@ -77,6 +78,83 @@ void check_emulated_addsub(uint64_t seed) {
       ASSERT_EQ(F::sub_chain(v[i], v[j], op), v[i] - v[j]) << i << " " << j;
     }
 }
+/// Edge values of a field for the lazy-reduction tests: 0, 1, 2, −1, −2, m − 1 in raw limbs and a
+/// value with all low words 2^32 − 1, then random ones.
+template <class F>
+std::vector<F> lazy_inputs(uint64_t seed, size_t randoms) {
+  F ones = F::zero();
+  for (int i = 0; i + 1 < F::N; i++) ones.l[i] = ~uint64_t{0};
+  F big = F::modulus_limbs();
+  big.l[0] -= 1;
+  const F two = F::one() + F::one();
+  std::vector<F> v = {F::zero(), F::one(), two, -F::one(), -two, ones, big};
+  auto r = fast_random<F>(randoms, seed);
+  v.insert(v.end(), r.begin(), r.end());
+  return v;
+}
+/// The device's lazy reduction (mont.hpp: mul_wide_words, sqr_wide_words, redc_words, sub_wide_mod,
+/// add_raw, mul_sub_lazy) against the host's products: REDC of a wide product is the Montgomery product, also
+/// for an unreduced raw sum as an operand, and a·b − c·d with one reduction, on every combination of
+/// edge values (including a·b − c·d = 0 and every sign of the difference) and random ones.
+template <class F>
+void check_emulated_lazy(uint64_t seed) {
+  const std::vector<F> v = lazy_inputs<F>(seed, 600);
+  const size_t E = 7;  // edge values first
+  size_t checked = 0;
+  for (size_t i = 0; i < v.size(); i++)
+    for (size_t j = 0; j < v.size(); j += (i < E || j < E) ? 1 : 53) {
+      EmuCarryOps op;
+      uint32_t T[F::kWideWords];
+      F::mul_wide_words(v[i], v[j], T, op);
+      ASSERT_EQ(F::redc_words(T, op), v[i] * v[j]) << i << " " << j;
+      if (j == 0) {  // the squaring's wide words equal the product's, also for an unreduced raw sum
+        uint32_t S[F::kWideWords];
+        F::sqr_wide_words(v[i], S, op);
+        F::mul_wide_words(v[i], v[i], T, op);
+        ASSERT_TRUE(std::equal(S, S + F::kWideWords, T)) << i;
+        ASSERT_EQ(F::redc_words(S, op), v[i].sqr()) << i;
+        const F s = F::add_raw(v[i], v[v.size() - 1 - i], op);
+        F::sqr_wide_words(s, S, op);
+        F::mul_wide_words(s, s, T, op);
+        ASSERT_TRUE(std::equal(S, S + F::kWideWords, T)) << i;
+      }
+      F::mul_wide_words(F::add_raw(v[i], v[j], op), v[(i + j) % v.size()], T, op);
+      ASSERT_EQ(F::redc_words(T, op), (v[i] + v[j]) * v[(i + j) % v.size()]) << i << " " << j;
+      const F& c = v[(i * 7 + j) % v.size()];
+      const F& d = v[(j * 5 + i + 1) % v.size()];
+      ASSERT_EQ(F::mul_sub_lazy(v[i], v[j], c, d, op), v[i] * v[j] - c * d) << i << " " << j;
+      ASSERT_EQ(F::mul_sub_lazy(v[i], v[j], v[i], v[j], op), F::zero()) << i << " " << j;
+      ASSERT_EQ(F::mul_sub_lazy(v[i], v[j], v[j], v[i], op), F::zero()) << i << " " << j;
+      checked++;
+    }
+  EXPECT_GT(checked, 10000u);
+}
+TEST(GpuLazyReductionEmulated, FpMatchesHost) { check_emulated_lazy<Fp>(31); }
+TEST(GpuLazyReductionEmulated, FrMatchesHost) { check_emulated_lazy<Fr>(32); }
+
+/// Fp2's device product and a·b − c·d with lazy reduction (fp2.hpp mul_lazy, mul_sub_lazy) against
+/// the host's Karatsuba product, on pairs of Fp edge values as coefficients and random elements.
+TEST(GpuLazyReductionEmulated, Fp2MatchesHost) {
+  const std::vector<Fp> e = lazy_inputs<Fp>(33, 0);
+  std::vector<Fp2> v;
+  for (const Fp& x : e)
+    for (const Fp& y : e) v.push_back(Fp2{x, y});
+  const auto r = fast_random<Fp>(1200, 34);
+  for (size_t i = 0; i + 1 < r.size(); i += 2) v.push_back(Fp2{r[i], r[i + 1]});
+  size_t checked = 0;
+  for (size_t i = 0; i < v.size(); i++)
+    for (size_t j = 0; j < v.size(); j += (i < 49 && j < 49) ? 1 : 41) {
+      EmuCarryOps op;
+      ASSERT_EQ(Fp2::mul_lazy(v[i], v[j], op), v[i] * v[j]) << i << " " << j;
+      const Fp2& c = v[(i * 7 + j) % v.size()];
+      const Fp2& d = v[(j * 5 + i + 1) % v.size()];
+      ASSERT_EQ(Fp2::mul_sub_lazy(v[i], v[j], c, d, op), v[i] * v[j] - c * d) << i << " " << j;
+      ASSERT_EQ(Fp2::mul_sub_lazy(v[i], v[j], v[j], v[i], op), Fp2::zero()) << i << " " << j;
+      checked++;
+    }
+  EXPECT_GT(checked, 5000u);
+}
+
 TEST(GpuAddSubEmulated, FpMatchesHost) { check_emulated_addsub<Fp>(21); }
 TEST(GpuAddSubEmulated, FrMatchesHost) { check_emulated_addsub<Fr>(22); }
 
