@@ -29,7 +29,7 @@ struct Fp2 {
   /// (a0 + a1u)(b0 + b1u) = (a0b0 − a1b1) + ((a0 + a1)(b0 + b1) − a0b0 − a1b1)u. On the device by
   /// mul_lazy (two reductions instead of three).
   CUZK_HD friend Fp2 operator*(const Fp2& a, const Fp2& b) {
-#ifdef __CUDA_ARCH__
+#if defined(__CUDA_ARCH__) && CUZK_LAZY_FP2
     Fp::PtxCarryOps op;
     return mul_lazy(a, b, op);
 #else
@@ -41,7 +41,7 @@ struct Fp2 {
   /// a·b − c·d: on the device by mul_sub_lazy (two reductions instead of six), on the host by two
   /// products.
   CUZK_HD static Fp2 mul_sub(const Fp2& a, const Fp2& b, const Fp2& c, const Fp2& d) {
-#ifdef __CUDA_ARCH__
+#if defined(__CUDA_ARCH__) && CUZK_LAZY_MULSUB && CUZK_LAZY_FP2
     Fp::PtxCarryOps op;
     return mul_sub_lazy(a, b, c, d, op);
 #else

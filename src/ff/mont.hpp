@@ -34,6 +34,17 @@ void cuzk_mul_mont_384(uint64_t* out, const uint64_t* a, const uint64_t* b, cons
 }
 #endif
 
+// Experiment switches (session 12): which lazy-reduction paths the device uses.
+#ifndef CUZK_LAZY_SQR
+#define CUZK_LAZY_SQR 1
+#endif
+#ifndef CUZK_LAZY_MULSUB
+#define CUZK_LAZY_MULSUB 0
+#endif
+#ifndef CUZK_LAZY_FP2
+#define CUZK_LAZY_FP2 0
+#endif
+
 namespace cuzk {
 
 #if defined(CUZK_X86_ASM) && !defined(__CUDA_ARCH__)
@@ -149,7 +160,7 @@ struct Mont {
   }
   /// a² (on the device by sqr_wide_words and redc_words: about 18 % fewer IMADs than a product).
   CUZK_HD Mont sqr() const {
-#ifdef __CUDA_ARCH__
+#if defined(__CUDA_ARCH__) && CUZK_LAZY_SQR
     PtxCarryOps op;
     uint32_t T[4 * N];
     sqr_wide_words(*this, T, op);
@@ -720,7 +731,7 @@ struct Mont {
   /// a·b − c·d: on the device by mul_sub_lazy (one reduction instead of two), on the host by two
   /// products.
   CUZK_HD static Mont mul_sub(const Mont& a, const Mont& b, const Mont& c, const Mont& d) {
-#ifdef __CUDA_ARCH__
+#if defined(__CUDA_ARCH__) && CUZK_LAZY_MULSUB
     PtxCarryOps op;
     return mul_sub_lazy(a, b, c, d, op);
 #else
