@@ -135,7 +135,7 @@ int bench_gpu_arith() {
     row("Fr mul", cuda::mul_variant_name(v), cuda::bench_fr_mul(v));
   row("Fp sqr", "wide square + REDC", cuda::bench_fp_sqr());
   row("Fp2 mul", "lazy (2 reductions)", cuda::bench_fp2_mul(true));
-  row("Fp2 mul", "3 reduced products", cuda::bench_fp2_mul(false));
+  row("Fp2 mul", "3 reduced (operator*)", cuda::bench_fp2_mul(false));
   row("G1 madd", "XYZZ (point.hpp)", cuda::bench_g1_madd());
   print_memory();
   return ok ? 0 : 1;

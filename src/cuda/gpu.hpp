@@ -225,10 +225,11 @@ struct Throughput {
 /// chains x ← x·y of `iters` steps over random data; a sample of threads is recomputed on the host.
 Throughput bench_fp_mul(MulVariant v, int runs = 7, int device = 0);
 Throughput bench_fr_mul(MulVariant v, int runs = 7, int device = 0);
-/// Fp squarings per second (Mont::sqr: on the device sqr_wide_words + redc_words), same method.
+/// Fp squarings per second from the wide square and one reduction (mont.hpp sqr_wide_words +
+/// redc_words, not Mont::sqr's device path), same method: compare with bench_fp_mul.
 Throughput bench_fp_sqr(int runs = 7, int device = 0);
-/// Fp2 products per second, same method: `lazy` = Fp2's device operator* (Karatsuba with two
-/// reductions, fp2.hpp mul_lazy), else the Karatsuba formula over three reduced Fp products.
+/// Fp2 products per second, same method: `lazy` = Karatsuba with two reductions (fp2.hpp mul_lazy),
+/// else Fp2's operator* (three reduced Fp products).
 Throughput bench_fp2_mul(bool lazy, int runs = 7, int device = 0);
 /// G1 XYZZ mixed additions per second: each thread adds a sequence of random affine points (from a
 /// 16 Ki-point table) into its accumulator; a sample is recomputed on the host.

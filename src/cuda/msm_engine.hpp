@@ -115,18 +115,6 @@ CUZK_HD F pmul(const F& a, const F& b) {
     return a * b;
   }
 }
-CUZK_MSM_NOINLINE_FN Fp2 fp2_mul_sub_ool(const Fp2& a, const Fp2& b, const Fp2& c, const Fp2& d) {
-  return Fp2::mul_sub(a, b, c, d);
-}
-/// a·b − c·d (one lazy reduction per coefficient on the device, mont.hpp / fp2.hpp).
-template <class F>
-CUZK_HD F pmul_sub(const F& a, const F& b, const F& c, const F& d) {
-  if constexpr (std::is_same_v<F, Fp2>) {
-    return fp2_mul_sub_ool(a, b, c, d);
-  } else {
-    return F::mul_sub(a, b, c, d);
-  }
-}
 template <class F>
 CUZK_HD F psqr(const F& a) {
   if constexpr (std::is_same_v<F, Fp2>) {
@@ -141,7 +129,7 @@ CUZK_MSM_NOINLINE XYZZ<F> xyzz_dbl_ool(const XYZZ<F>& p) {
   const F U = p.Y.dbl(), V = psqr(U), W = pmul(U, V), S = pmul(p.X, V);
   const F X2 = psqr(p.X), M = X2.dbl() + X2;
   const F X3 = psqr(M) - S.dbl();
-  const F Y3 = pmul_sub(M, S - X3, W, p.Y);
+  const F Y3 = pmul(M, S - X3) - pmul(W, p.Y);
   return {X3, Y3, pmul(V, p.ZZ), pmul(W, p.ZZZ)};
 }
 template <class F>
@@ -152,7 +140,7 @@ CUZK_MSM_NOINLINE XYZZ<F> xyzz_madd_ool(const XYZZ<F>& a, const Affine<F>& q) {
   if (P.is_zero()) return R.is_zero() ? XYZZ<F>::dbl_affine(q) : XYZZ<F>::infinity();
   const F PP = psqr(P), PPP = pmul(P, PP), Q = pmul(a.X, PP);
   const F X3 = psqr(R) - PPP - Q.dbl();
-  const F Y3 = pmul_sub(R, Q - X3, a.Y, PPP);
+  const F Y3 = pmul(R, Q - X3) - pmul(a.Y, PPP);
   return {X3, Y3, pmul(a.ZZ, PP), pmul(a.ZZZ, PPP)};
 }
 template <class F>
@@ -165,7 +153,7 @@ CUZK_MSM_NOINLINE XYZZ<F> xyzz_add_ool(const XYZZ<F>& p, const XYZZ<F>& q) {
   if (P.is_zero()) return R.is_zero() ? xyzz_dbl_ool(p) : XYZZ<F>::infinity();
   const F PP = psqr(P), PPP = pmul(P, PP), Q = pmul(U1, PP);
   const F X3 = psqr(R) - PPP - Q.dbl();
-  const F Y3 = pmul_sub(R, Q - X3, S1, PPP);
+  const F Y3 = pmul(R, Q - X3) - pmul(S1, PPP);
   return {X3, Y3, pmul(pmul(p.ZZ, q.ZZ), PP), pmul(pmul(p.ZZZ, q.ZZZ), PPP)};
 }
 

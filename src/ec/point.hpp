@@ -117,7 +117,7 @@ struct XYZZ {
     F U = Y.dbl(), V = U.sqr(), W = U * V, S = X * V;
     F X2 = X.sqr(), M = X2.dbl() + X2;
     F X3 = M.sqr() - S.dbl();
-    F Y3 = F::mul_sub(M, S - X3, W, Y);
+    F Y3 = M * (S - X3) - W * Y;
     return {X3, Y3, V * ZZ, W * ZZZ};
   }
   /// 2Q for affine Q, mdbl-2008-s-1.
@@ -126,7 +126,7 @@ struct XYZZ {
     F U = q.y.dbl(), V = U.sqr(), W = U * V, S = q.x * V;
     F X2 = q.x.sqr(), M = X2.dbl() + X2;
     F X3 = M.sqr() - S.dbl();
-    F Y3 = F::mul_sub(M, S - X3, W, q.y);
+    F Y3 = M * (S - X3) - W * q.y;
     return {X3, Y3, V, W};
   }
   /// P + Q with Q affine, madd-2008-s.
@@ -137,7 +137,7 @@ struct XYZZ {
     if (P.is_zero()) return R.is_zero() ? dbl_affine(q) : infinity();
     F PP = P.sqr(), PPP = P * PP, Q = X * PP;
     F X3 = R.sqr() - PPP - Q.dbl();
-    F Y3 = F::mul_sub(R, Q - X3, Y, PPP);
+    F Y3 = R * (Q - X3) - Y * PPP;
     return {X3, Y3, ZZ * PP, ZZZ * PPP};
   }
   /// P + Q, add-2008-s.
@@ -150,7 +150,7 @@ struct XYZZ {
     if (P.is_zero()) return R.is_zero() ? p.dbl() : infinity();
     F PP = P.sqr(), PPP = P * PP, Q = U1 * PP;
     F X3 = R.sqr() - PPP - Q.dbl();
-    F Y3 = F::mul_sub(R, Q - X3, S1, PPP);
+    F Y3 = R * (Q - X3) - S1 * PPP;
     return {X3, Y3, p.ZZ * q.ZZ * PP, p.ZZZ * q.ZZZ * PPP};
   }
   CUZK_HD XYZZ& operator+=(const XYZZ& q) { return *this = *this + q; }

@@ -26,33 +26,18 @@ struct Fp2 {
   CUZK_HD Fp2& operator-=(const Fp2& b) { return *this = *this - b; }
   CUZK_HD Fp2& operator*=(const Fp2& b) { return *this = *this * b; }
 
-  /// (a0 + a1u)(b0 + b1u) = (a0b0 − a1b1) + ((a0 + a1)(b0 + b1) − a0b0 − a1b1)u. On the device by
-  /// mul_lazy (two reductions instead of three).
+  /// (a0 + a1u)(b0 + b1u) = (a0b0 − a1b1) + ((a0 + a1)(b0 + b1) − a0b0 − a1b1)u.
   CUZK_HD friend Fp2 operator*(const Fp2& a, const Fp2& b) {
-#if defined(__CUDA_ARCH__) && CUZK_LAZY_FP2
-    Fp::PtxCarryOps op;
-    return mul_lazy(a, b, op);
-#else
     Fp t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
     Fp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
     return {t0 - t1, t2 - t0 - t1};
-#endif
-  }
-  /// a·b − c·d: on the device by mul_sub_lazy (two reductions instead of six), on the host by two
-  /// products.
-  CUZK_HD static Fp2 mul_sub(const Fp2& a, const Fp2& b, const Fp2& c, const Fp2& d) {
-#if defined(__CUDA_ARCH__) && CUZK_LAZY_MULSUB && CUZK_LAZY_FP2
-    Fp::PtxCarryOps op;
-    return mul_sub_lazy(a, b, c, d, op);
-#else
-    return a * b - c * d;
-#endif
   }
 
   /// The Karatsuba product with lazy reduction (Fp's wide words, mont.hpp): the three products as
   /// integers; c1 = (a0 + a1)(b0 + b1) − a0b0 − a1b1 = a0b1 + a1b0 exactly, c0 = a0b0 − a1b1 plus p·R
   /// when negative; one REDC each. Inputs reduced; output reduced. `Ops` as for Mont::mul_evenodd (PTX
-  /// carry chains on the device, an emulated carry flag in the tests).
+  /// carry chains on the device, an emulated carry flag in the tests). Not operator*'s device path:
+  /// measured 2 % slower alone, and with it the G2 MSM was slower (PERFORMANCE.md §18).
   template <class Ops>
   CUZK_HD static Fp2 mul_lazy(const Fp2& a, const Fp2& b, Ops& op) {
     constexpr int W = Fp::kWideWords;
@@ -64,29 +49,6 @@ struct Fp2 {
     Fp::sub_wide(t2, t1, op);
     Fp::sub_wide_mod(t0, t1, op);
     return {Fp::redc_words(t0, op), Fp::redc_words(t2, op)};
-  }
-  /// a·b − c·d with two reductions: c0 = (a0b0 + c1d1) − (a1b1 + c0d0) and c1 = (a0b1 + a1b0) −
-  /// (c0d1 + c1d0), each side a sum of two products below 2p² (sub_wide_mod's bound), from six wide
-  /// products (Karatsuba for the c1 sides). Inputs reduced; output reduced.
-  template <class Ops>
-  CUZK_HD static Fp2 mul_sub_lazy(const Fp2& a, const Fp2& b, const Fp2& c, const Fp2& d, Ops& op) {
-    constexpr int W = Fp::kWideWords;
-    uint32_t x0[W], x1[W], y0[W], y1[W], t[W];
-    Fp::mul_wide_words(Fp::add_raw(a.c0, a.c1, op), Fp::add_raw(b.c0, b.c1, op), x1, op);
-    Fp::mul_wide_words(a.c0, b.c0, x0, op);
-    Fp::sub_wide(x1, x0, op);
-    Fp::mul_wide_words(a.c1, b.c1, y0, op);
-    Fp::sub_wide(x1, y0, op);  // x1 = a0b1 + a1b0
-    Fp::mul_wide_words(Fp::add_raw(c.c0, c.c1, op), Fp::add_raw(d.c0, d.c1, op), y1, op);
-    Fp::mul_wide_words(c.c1, d.c1, t, op);
-    Fp::add_wide(x0, t, op);  // x0 = a0b0 + c1d1
-    Fp::sub_wide(y1, t, op);
-    Fp::mul_wide_words(c.c0, d.c0, t, op);
-    Fp::add_wide(y0, t, op);  // y0 = a1b1 + c0d0
-    Fp::sub_wide(y1, t, op);  // y1 = c0d1 + c1d0
-    Fp::sub_wide_mod(x0, y0, op);
-    Fp::sub_wide_mod(x1, y1, op);
-    return {Fp::redc_words(x0, op), Fp::redc_words(x1, op)};
   }
   /// (a0 + a1u)² = (a0 + a1)(a0 − a1) + 2a0a1·u.
   CUZK_HD Fp2 sqr() const {

@@ -34,17 +34,6 @@ void cuzk_mul_mont_384(uint64_t* out, const uint64_t* a, const uint64_t* b, cons
 }
 #endif
 
-// Experiment switches (session 12): which lazy-reduction paths the device uses.
-#ifndef CUZK_LAZY_SQR
-#define CUZK_LAZY_SQR 1
-#endif
-#ifndef CUZK_LAZY_MULSUB
-#define CUZK_LAZY_MULSUB 0
-#endif
-#ifndef CUZK_LAZY_FP2
-#define CUZK_LAZY_FP2 0
-#endif
-
 namespace cuzk {
 
 #if defined(CUZK_X86_ASM) && !defined(__CUDA_ARCH__)
@@ -158,17 +147,7 @@ struct Mont {
     return mul_host(a, b);
 #endif
   }
-  /// a² (on the device by sqr_wide_words and redc_words: about 18 % fewer IMADs than a product).
-  CUZK_HD Mont sqr() const {
-#if defined(__CUDA_ARCH__) && CUZK_LAZY_SQR
-    PtxCarryOps op;
-    uint32_t T[4 * N];
-    sqr_wide_words(*this, T, op);
-    return redc_words(T, op);
-#else
-    return *this * *this;
-#endif
-  }
+  CUZK_HD Mont sqr() const { return *this * *this; }
 
   /// Montgomery reduction of a single-width value: a · R⁻¹ (turns Montgomery form into canonical).
   CUZK_HD Mont from_mont_limbs() const {
@@ -527,8 +506,10 @@ struct Mont {
   // ---- lazy reduction: wide products, one Montgomery reduction for several of them -------------
   // A wide value is 4N little-endian 32-bit words (an integer below 2^(128·N) = R²). Summing products
   // as integers and reducing once saves the reductions of all but one (a reduction is about half of a
-  // product's multiplications); the Karatsuba Fp2 product and the `Y3 = R·(Q − X3) − Y·PPP` step of
-  // the XYZZ formulas use it on the device.
+  // product's multiplications). Measured on an H200 (docs/PERFORMANCE.md §18), these lose inside the
+  // MSM kernels: a squaring from sqr_wide_words is 18 % faster alone but made the G1 MSM 0.8 % slower,
+  // and with a·b − c·d in one reduction 7.5 % slower (registers). So no device path uses them; the
+  // arithmetic benchmark (src/cuda/arith.cu) and the emulated tests keep them measured and correct.
 
   /// 32-bit words of a wide value.
   static constexpr int kWideWords = 4 * N;
@@ -690,13 +671,6 @@ struct Mont {
     CUZK_MONT_UNROLL
     for (int k = 1; k < n; k++) X[n + k] = op.addc_cc(X[n + k], mod_word(k) & mask);
   }
-  /// X ← X + Y for wide values whose sum stays below 2^(128·N).
-  template <class Ops>
-  CUZK_HD static void add_wide(uint32_t* X, const uint32_t* Y, Ops& op) {
-    X[0] = op.add_cc(X[0], Y[0]);
-    CUZK_MONT_UNROLL
-    for (int k = 1; k < kWideWords; k++) X[k] = op.addc_cc(X[k], Y[k]);
-  }
   /// X ← X − Y for wide values with X ≥ Y.
   template <class Ops>
   CUZK_HD static void sub_wide(uint32_t* X, const uint32_t* Y, Ops& op) {
@@ -716,27 +690,6 @@ struct Mont {
     CUZK_MONT_UNROLL
     for (int i = 0; i < N; i++) r.l[i] = (uint64_t)S[2 * i] | ((uint64_t)S[2 * i + 1] << 32);
     return r;
-  }
-
-  /// a·b − c·d mod m with one reduction: two wide products, their difference (sub_wide_mod), one
-  /// REDC. Inputs < m; output < m. `Ops` as for mul_evenodd (the tests run it with an emulated carry).
-  template <class Ops>
-  CUZK_HD static Mont mul_sub_lazy(const Mont& a, const Mont& b, const Mont& c, const Mont& d, Ops& op) {
-    uint32_t X[kWideWords], Y[kWideWords];
-    mul_wide_words(a, b, X, op);
-    mul_wide_words(c, d, Y, op);
-    sub_wide_mod(X, Y, op);
-    return redc_words(X, op);
-  }
-  /// a·b − c·d: on the device by mul_sub_lazy (one reduction instead of two), on the host by two
-  /// products.
-  CUZK_HD static Mont mul_sub(const Mont& a, const Mont& b, const Mont& c, const Mont& d) {
-#if defined(__CUDA_ARCH__) && CUZK_LAZY_MULSUB
-    PtxCarryOps op;
-    return mul_sub_lazy(a, b, c, d, op);
-#else
-    return a * b - c * d;
-#endif
   }
 
  private:
