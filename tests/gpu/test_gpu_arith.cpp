@@ -59,29 +59,10 @@ void check_emulated_mul(uint64_t seed, bool shape) {
     ASSERT_EQ(emu_mul(a, b, shape), a * b);
   }
 }
-/// The device's add/sub carry chains (Mont::add_chain, sub_chain) against the host's operator+/−:
-/// every pair of edge values (0, 1, 2, −1, −2, m − 1, a value with all low words 2^32 − 1) and random ones.
+/// Edge values of a field for the emulated carry-chain tests (0, 1, 2, −1, −2, m − 1 in raw limbs, a
+/// value with all low words 2^32 − 1), then `randoms` random ones.
 template <class F>
-void check_emulated_addsub(uint64_t seed) {
-  F ones = F::zero();
-  for (int i = 0; i + 1 < F::N; i++) ones.l[i] = ~uint64_t{0};
-  F big = F::modulus_limbs();
-  big.l[0] -= 1;
-  const F two = F::one() + F::one();
-  std::vector<F> v = {F::zero(), F::one(), two, -F::one(), -two, ones, big};
-  auto r = fast_random<F>(2000, seed);
-  v.insert(v.end(), r.begin(), r.end());
-  for (size_t i = 0; i < v.size(); i++)
-    for (size_t j = 0; j < v.size(); j += (i < 7 || j < 7) ? 1 : 97) {
-      EmuCarryOps op;
-      ASSERT_EQ(F::add_chain(v[i], v[j], op), v[i] + v[j]) << i << " " << j;
-      ASSERT_EQ(F::sub_chain(v[i], v[j], op), v[i] - v[j]) << i << " " << j;
-    }
-}
-/// Edge values of a field for the lazy-reduction tests: 0, 1, 2, −1, −2, m − 1 in raw limbs and a
-/// value with all low words 2^32 − 1, then random ones.
-template <class F>
-std::vector<F> lazy_inputs(uint64_t seed, size_t randoms) {
+std::vector<F> edge_and_random(uint64_t seed, size_t randoms) {
   F ones = F::zero();
   for (int i = 0; i + 1 < F::N; i++) ones.l[i] = ~uint64_t{0};
   F big = F::modulus_limbs();
@@ -92,13 +73,25 @@ std::vector<F> lazy_inputs(uint64_t seed, size_t randoms) {
   v.insert(v.end(), r.begin(), r.end());
   return v;
 }
+/// The device's add/sub carry chains (Mont::add_chain, sub_chain) against the host's operator+/−:
+/// every pair of edge values (0, 1, 2, −1, −2, m − 1, a value with all low words 2^32 − 1) and random ones.
+template <class F>
+void check_emulated_addsub(uint64_t seed) {
+  const std::vector<F> v = edge_and_random<F>(seed, 2000);
+  for (size_t i = 0; i < v.size(); i++)
+    for (size_t j = 0; j < v.size(); j += (i < 7 || j < 7) ? 1 : 97) {
+      EmuCarryOps op;
+      ASSERT_EQ(F::add_chain(v[i], v[j], op), v[i] + v[j]) << i << " " << j;
+      ASSERT_EQ(F::sub_chain(v[i], v[j], op), v[i] - v[j]) << i << " " << j;
+    }
+}
 /// The lazy reduction (mont.hpp: mul_wide_words, sqr_wide_words, redc_words, sub_wide_mod, add_raw)
 /// against the host's products: REDC of a wide product is the Montgomery product, also for an
 /// unreduced raw sum as an operand, and a·b − c·d with one reduction, on every combination of
 /// edge values (including a·b − c·d = 0 and every sign of the difference) and random ones.
 template <class F>
 void check_emulated_lazy(uint64_t seed) {
-  const std::vector<F> v = lazy_inputs<F>(seed, 600);
+  const std::vector<F> v = edge_and_random<F>(seed, 600);
   const size_t E = 7;  // edge values first
   size_t checked = 0;
   for (size_t i = 0; i < v.size(); i++)
@@ -141,7 +134,7 @@ TEST(GpuLazyReductionEmulated, FrMatchesHost) { check_emulated_lazy<Fr>(32); }
 
 /// Fp2's Karatsuba product with lazy reduction (fp2.hpp mul_lazy) against the host's product, on pairs of Fp edge values as coefficients and random elements.
 TEST(GpuLazyReductionEmulated, Fp2MatchesHost) {
-  const std::vector<Fp> e = lazy_inputs<Fp>(33, 0);
+  const std::vector<Fp> e = edge_and_random<Fp>(33, 0);
   std::vector<Fp2> v;
   for (const Fp& x : e)
     for (const Fp& y : e) v.push_back(Fp2{x, y});
