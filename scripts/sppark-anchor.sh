@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds tools/sppark_anchor (sppark's NTT and G1 MSM, timed and checked like cuzk_gpu_bench's) and runs it,
 # so that cuzk's GPU figures can sit beside sppark's from the same machine and run (issue 22, METHOD.md).
-#   scripts/sppark-anchor.sh [ntt|msm|all] [RUNS]
+#   scripts/sppark-anchor.sh [ntt|msm|all|build] [RUNS]   (build: the binary only, to carry to a GPU machine)
 # Needs nvcc, a GPU, and checkouts of supranational/sppark and supranational/blst: SPPARK_DIR and BLST_DIR
 # (default .anchor/sppark and .anchor/blst, a folder .git/info/exclude ignores; the GPU machine cannot
 # reach the network, so carry it there). The binary goes to build-anchor/sppark_anchor; the output lines
@@ -29,9 +29,10 @@ common=(-O2 -std=c++17 -D__ADX__ -DTAKE_RESPONSIBILITY_FOR_ERROR_MESSAGE -DFEATU
 g++ -O2 -std=c++17 -Wall -Wextra -I "$BLST_DIR/bindings" -c tools/sppark_anchor/check.cpp -o "$B/check.o"
 "$NVCC" -arch=sm_$ARCH "$B/anchor.o" "$B/check.o" "$B/all_gpus.o" "$B/blst/libblst.a" -o "$B/sppark_anchor"
 echo "sppark-anchor: sppark $(git -C "$SPPARK_DIR" rev-parse --short HEAD 2>/dev/null || echo '?'), blst $(git -C "$BLST_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')"
+[ "$what" = build ] && exit 0
 case "$what" in
   ntt) "$B/sppark_anchor" ntt 20 27 "$runs" ;;
   msm) "$B/sppark_anchor" msm 20 26 "$runs" ;;
   all) "$B/sppark_anchor" ntt 20 27 "$runs" && "$B/sppark_anchor" msm 20 26 "$runs" ;;
-  *) echo "sppark-anchor: ntt, msm or all" >&2; exit 2 ;;
+  *) echo "sppark-anchor: ntt, msm, all or build" >&2; exit 2 ;;
 esac

@@ -26,6 +26,7 @@
 #include <cstdint>
 
 #include "ff/bls12_381.hpp"
+#include "ff/emu_carry_ops.hpp"
 #include "ff/roots.hpp"
 
 namespace cuzk::cuda::ntt_detail {
@@ -35,6 +36,44 @@ constexpr int kMinLogRadix = 4;
 constexpr int kMaxLogRadix = 10;
 constexpr int kPassThreads = 256;   ///< threads per block at most (units of four elements)
 constexpr int kLogBlockElems = 11;  ///< a block holds up to 2^11 elements (64 KiB of shared memory)
+
+/// The pass kernel's field operations. Values between operations are kept lazily reduced in [0, 2r)
+/// (Mont::add_lazy, sub_lazy; products without their final subtraction), and a transform's last pass
+/// stores canonical values (canon). Products use the Fr-modulus-shape savings (mul_evenodd<true>). On the
+/// device these are the PTX carry chains; on the host (the CPU emulation in the tests) the same
+/// instruction sequence under an emulated carry flag. Measured on an H200 against Fr's reduced operators
+/// (docs/PERFORMANCE.md §19): 2^27 forward 47.5 → 46.8 ms.
+struct PassArith {
+#ifdef __CUDA_ARCH__
+  using Ops = Fr::PtxCarryOps;
+#else
+  using Ops = EmuCarryOps;
+#endif
+  /// a·b for a in [0, 2r) and a table value b < r: a·b·R⁻¹ mod r in [0, 2r).
+  CUZK_HD static Fr mul(const Fr& a, const Fr& b) {
+    Ops op;
+    return Fr::mul_evenodd<true, false>(a, b, op);
+  }
+  /// a·b for canonical a, b (two table entries), canonical.
+  CUZK_HD static Fr mul_canon(const Fr& a, const Fr& b) {
+    Ops op;
+    return Fr::mul_evenodd<true>(a, b, op);
+  }
+  /// a ± b for a, b in [0, 2r), in [0, 2r).
+  CUZK_HD static Fr add(const Fr& a, const Fr& b) {
+    Ops op;
+    return Fr::add_lazy(a, b, op);
+  }
+  CUZK_HD static Fr sub(const Fr& a, const Fr& b) {
+    Ops op;
+    return Fr::sub_lazy(a, b, op);
+  }
+  /// The canonical value (< r) of a in [0, 2r), for the transform's final store.
+  CUZK_HD static Fr canon(const Fr& a) {
+    Ops op;
+    return Fr::reduce_lazy(a, op);
+  }
+};
 
 /// How the multiplier ω_M^e applied after a pass (or a coset power) is looked up.
 enum TableKind : int {
@@ -115,7 +154,7 @@ CUZK_HD void st_data(Fr* p, const Fr& v) {
 CUZK_HD Fr table_value(const Table& t, uint64_t e) {
   if (t.kind == kTabExact) return ld_table(t.lo + e);
   const uint64_t mask = (uint64_t{1} << t.log_lo) - 1;
-  return ld_table(t.lo + (e & mask)) * ld_table(t.hi + (e >> t.log_lo));
+  return PassArith::mul_canon(ld_table(t.lo + (e & mask)), ld_table(t.hi + (e >> t.log_lo)));
 }
 
 CUZK_HD uint32_t bitrev(uint32_t x, int bits) {
@@ -167,15 +206,10 @@ CUZK_HD void sm_put(uint64_t* sm, uint32_t E, uint32_t e, const Fr& v) {
 #endif
 }
 
-// Table factors are applied through an out-of-line call on the device: one copy of the two products of
-// a two-level lookup instead of one per element and call site keeps the kernel small.
-#if defined(__CUDACC__)
-#define CUZK_NTT_NOINLINE __host__ __device__ __noinline__
-#else
-#define CUZK_NTT_NOINLINE inline
-#endif
-/// x · table(e).
-CUZK_NTT_NOINLINE Fr mul_table(const Fr& x, const Table& t, uint64_t e) { return x * table_value(t, e); }
+/// x · table(e) for x in [0, 2r), in [0, 2r). Inline: an out-of-line call (one copy of the two products
+/// of a two-level lookup) passed its operands through a 400-byte stack frame and made a 2^24 forward
+/// transform 8 % slower on an H200 (docs/PERFORMANCE.md §19).
+CUZK_HD Fr mul_table(const Fr& x, const Table& t, uint64_t e) { return PassArith::mul(x, table_value(t, e)); }
 
 /// Bytes of shared memory a block of the pass kernel needs.
 constexpr size_t r4_smem_bytes(int k, int log_c) { return (size_t)32 << (k + log_c); }
@@ -211,8 +245,10 @@ CUZK_HD size_t r4_in_pos(const PassParams& p, const SubGeom& g, uint32_t j) {
   if (p.last) return (g.run << p.log_r) + j;
   return g.low + ((size_t)j << p.log_stride) + ((g.high << p.log_r) << p.log_stride);
 }
-/// Stores output frequency f of sub-problem g with the post-pass twiddle or the output factor.
+/// Stores output frequency f of sub-problem g with the post-pass twiddle or the output factor (a
+/// non-last pass may store a lazily reduced value; the last stores canonical ones).
 CUZK_HD void r4_store(const PassParams& p, const SubGeom& g, uint32_t f, Fr x) {
+  using A = PassArith;
   if (!p.last) {
     if (p.post.kind != kTabNone)
       x = mul_table(x, p.post,
@@ -221,8 +257,8 @@ CUZK_HD void r4_store(const PassParams& p, const SubGeom& g, uint32_t f, Fr x) {
   } else {
     const size_t idx = g.base + ((size_t)f << (p.log_n - p.log_r));
     if (p.out_factor.kind != kTabNone) x = mul_table(x, p.out_factor, idx);
-    if (p.scale_out) x = x * p.scale;
-    st_data(p.out + idx, x);
+    if (p.scale_out) x = A::mul(x, p.scale);
+    st_data(p.out + idx, A::canon(x));
   }
 }
 
@@ -230,21 +266,21 @@ CUZK_HD void r4_store(const PassParams& p, const SubGeom& g, uint32_t f, Fr x) {
 /// exponent e = pos·R/(2h): stage h pairs (a0, a2) by ω^e and (a1, a3) by ω^(e + R/4), stage h/2 pairs
 /// (a0, a1) and (a2, a3) by ω^(2e) (ω = ω_R from tw_inner).
 CUZK_HD void r4_butterflies(Fr a[4], const Fr* tw, uint32_t e, uint32_t quarter) {
-  Fr d = a[0] - a[2];
-  a[0] = a[0] + a[2];
-  a[2] = d * ld_table(tw + e);
-  d = a[1] - a[3];
-  a[1] = a[1] + a[3];
-  a[3] = d * ld_table(tw + e + quarter);
+  using A = PassArith;
+  Fr d = A::sub(a[0], a[2]);
+  a[0] = A::add(a[0], a[2]);
+  a[2] = A::mul(d, ld_table(tw + e));
+  d = A::sub(a[1], a[3]);
+  a[1] = A::add(a[1], a[3]);
+  a[3] = A::mul(d, ld_table(tw + e + quarter));
   const Fr w3 = ld_table(tw + 2 * e);
-  d = a[0] - a[1];
-  a[0] = a[0] + a[1];
-  a[1] = d * w3;
-  d = a[2] - a[3];
-  a[2] = a[2] + a[3];
-  a[3] = d * w3;
+  d = A::sub(a[0], a[1]);
+  a[0] = A::add(a[0], a[1]);
+  a[1] = A::mul(d, w3);
+  d = A::sub(a[2], a[3]);
+  a[2] = A::add(a[2], a[3]);
+  a[3] = A::mul(d, w3);
 }
-
 /// First round (stages R/2 and R/4) of unit u: reads the input.
 CUZK_HD void r4_first(const PassParams& p, uint32_t block, uint32_t u, uint64_t* sm) {
   const int K = p.log_r;
@@ -285,8 +321,9 @@ CUZK_HD void r2_middle(const PassParams& p, int log_h, uint32_t v, uint64_t* sm)
   const uint32_t c = v & (C - 1), i = v >> p.log_c;
   const uint32_t pos = i & (h - 1), j = ((i >> log_h) << (log_h + 1)) | pos;
   const Fr x = sm_get(sm, E, j * C + c), y = sm_get(sm, E, (j + h) * C + c);
-  sm_put(sm, E, j * C + c, x + y);
-  sm_put(sm, E, (j + h) * C + c, (x - y) * ld_table(p.tw_inner + (pos << (K - 1 - log_h))));
+  using A = PassArith;
+  sm_put(sm, E, j * C + c, A::add(x, y));
+  sm_put(sm, E, (j + h) * C + c, A::mul(A::sub(x, y), ld_table(p.tw_inner + (pos << (K - 1 - log_h)))));
 }
 
 /// Last round (stages 2 and 1) of unit u: elements 4q..4q + 3, whose results are the frequencies
@@ -299,17 +336,18 @@ CUZK_HD void r4_last(const PassParams& p, uint32_t block, uint32_t u, const uint
   CUZK_MONT_UNROLL
   for (int t = 0; t < 4; t++) a[t] = sm_get(sm, E, (4 * q + t) * C + c);
   // stage 2: (a0, a2) by ω^0, (a1, a3) by ω^(R/4); stage 1: all by ω^0
-  Fr d = a[0] - a[2];
-  a[0] = a[0] + a[2];
+  using A = PassArith;
+  Fr d = A::sub(a[0], a[2]);
+  a[0] = A::add(a[0], a[2]);
   a[2] = d;
-  d = a[1] - a[3];
-  a[1] = a[1] + a[3];
-  a[3] = d * ld_table(p.tw_inner + R / 4);
+  d = A::sub(a[1], a[3]);
+  a[1] = A::add(a[1], a[3]);
+  a[3] = A::mul(d, ld_table(p.tw_inner + R / 4));
   const SubGeom g = sub_geom(p, block, c);
-  r4_store(p, g, bitrev(4 * q, K), a[0] + a[1]);
-  r4_store(p, g, bitrev(4 * q + 1, K), a[0] - a[1]);
-  r4_store(p, g, bitrev(4 * q + 2, K), a[2] + a[3]);
-  r4_store(p, g, bitrev(4 * q + 3, K), a[2] - a[3]);
+  r4_store(p, g, bitrev(4 * q, K), A::add(a[0], a[1]));
+  r4_store(p, g, bitrev(4 * q + 1, K), A::sub(a[0], a[1]));
+  r4_store(p, g, bitrev(4 * q + 2, K), A::add(a[2], a[3]));
+  r4_store(p, g, bitrev(4 * q + 3, K), A::sub(a[2], a[3]));
 }
 
 /// The middle rounds of a pass of radix 2^k (between r4_first and r4_last), in order: n of them, log_h[i]

@@ -371,13 +371,19 @@ struct Mont {
   /// "no-carry" bound (top word of m below 2^31 − 1) keeps V < 2m < 2^(64N). Inputs < m; output < m
   /// (one conditional subtraction).
   ///
+  /// kReduce = false skips that subtraction, for lazily reduced chains (Fr's NTT): with one input below
+  /// m, the other below 2m and 2m < R = 2^(64N) (kLazyRoom; Fr: 2r ≈ 0.91·2^256), V < a·b/R + m <
+  /// (2m/R + 1)·m < 2m, so the output is a·b·R⁻¹ mod m plus 0 or m, in [0, 2m). (Both inputs below 2m
+  /// would not do for Fr: 4r²/R + r ≈ 2.8r overflows the 2N words.)
+  ///
   /// kShapeTricks enables the Fr-shape savings above. Measured on an H200 (sm_90, CUDA 13.0): alone
   /// they win slightly (5.4 against 5.2·10^10 Fr mul/s), but they trade IMADs for ALU instructions and
   /// inside the NTT, which is ALU- and instruction-fetch-bound, the plain form was faster (2^27 forward
   /// 76 against 86 ms), so operator* uses the plain form; the benchmark compares both
   /// (MulVariant::kEvenOddShape).
-  template <bool kShapeTricks = false, class Ops>
+  template <bool kShapeTricks = false, bool kReduce = true, class Ops>
   CUZK_HD static Mont mul_evenodd(const Mont& a, const Mont& b, Ops& op) {
+    static_assert(kReduce || kLazyRoom, "lazy reduction needs 2m < 2^(64N)");
     constexpr int n = 2 * N;
     constexpr bool kLowWordOne = kShapeTricks && mod_word(0) == 1u;
     constexpr bool kSecondWordOnes = kLowWordOne && mod_word(1) == 0xffffffffu;
@@ -468,7 +474,63 @@ struct Mont {
     op.add_cc(pend, 0xffffffffu);
     CUZK_MONT_UNROLL
     for (int k = 1; k < n; k++) R[k] = op.addc_cc(E[k], O[k - 1]);
-    return reduce_words(R, op);
+    if constexpr (kReduce) {
+      return reduce_words(R, op);
+    } else {
+      return from_words(R);
+    }
+  }
+
+  /// Whether 2m < 2^(64N): room for values kept in [0, 2m) between operations (the lazy forms below;
+  /// true for Fr, whose top word is 0x73ed…, and for Fp).
+  static constexpr bool kLazyRoom = (P::mod(N - 1) >> 63) == 0;
+
+  /// a + b reduced into [0, 2m) for a, b in [0, 2m) (the lazily reduced form of add_chain; needs
+  /// kLazyRoom). a + b < 4m may carry out of the 2N words (Fr: 4r ≈ 1.8·2^256), so the carry is kept and
+  /// 2m is subtracted unless the (2N + 1)-word difference is negative: one add chain, one sub chain and
+  /// a select, as add_chain. `Ops` as for mul_evenodd.
+  template <class Ops>
+  CUZK_HD static Mont add_lazy(const Mont& a, const Mont& b, Ops& op) {
+    static_assert(kLazyRoom, "lazy reduction needs 2m < 2^(64N)");
+    constexpr int n = 2 * N;
+    uint32_t T[n], S[n];
+    T[0] = op.add_cc(word(a, 0), word(b, 0));
+    CUZK_MONT_UNROLL
+    for (int k = 1; k < n; k++) T[k] = op.addc_cc(word(a, k), word(b, k));
+    const uint32_t carry = op.addc(0, 0);
+    S[0] = op.sub_cc(T[0], mod2_word(0));
+    CUZK_MONT_UNROLL
+    for (int k = 1; k < n; k++) S[k] = op.subc_cc(T[k], mod2_word(k));
+    // carry − borrow: all ones when carry:T < 2m, else 0 (a carry implies a borrow: T < 4m − 2^(64N) < 2m)
+    const uint32_t keep = op.subc(carry, 0);
+    CUZK_MONT_UNROLL
+    for (int k = 0; k < n; k++) T[k] = keep ? T[k] : S[k];
+    return from_words(T);
+  }
+  /// a − b in [0, 2m) for a, b in [0, 2m): a subtraction chain, then 2m added back when it borrowed
+  /// (the lazily reduced form of sub_chain; needs kLazyRoom). `Ops` as for mul_evenodd.
+  template <class Ops>
+  CUZK_HD static Mont sub_lazy(const Mont& a, const Mont& b, Ops& op) {
+    static_assert(kLazyRoom, "lazy reduction needs 2m < 2^(64N)");
+    constexpr int n = 2 * N;
+    uint32_t T[n];
+    T[0] = op.sub_cc(word(a, 0), word(b, 0));
+    CUZK_MONT_UNROLL
+    for (int k = 1; k < n; k++) T[k] = op.subc_cc(word(a, k), word(b, k));
+    const uint32_t mask = op.subc(0, 0);  // all ones when a < b
+    T[0] = op.add_cc(T[0], mod2_word(0) & mask);
+    CUZK_MONT_UNROLL
+    for (int k = 1; k < n; k++) T[k] = op.addc_cc(T[k], mod2_word(k) & mask);
+    return from_words(T);
+  }
+  /// The canonical representative (< m) of a value in [0, 2m): one conditional subtraction of m.
+  template <class Ops>
+  CUZK_HD static Mont reduce_lazy(const Mont& a, Ops& op) {
+    constexpr int n = 2 * N;
+    uint32_t T[n];
+    CUZK_MONT_UNROLL
+    for (int k = 0; k < n; k++) T[k] = word(a, k);
+    return reduce_words(T, op);
   }
 
   /// a + b mod m on 2N 32-bit words: one add.cc/addc.cc chain for t = a + b (no carry out: the
@@ -713,6 +775,17 @@ struct Mont {
     return r;
   }
   CUZK_HD static uint32_t word(const Mont& a, int k) { return (uint32_t)(a.l[k / 2] >> (32 * (k & 1))); }
+  /// The j-th 32-bit word of 2m (the lazy forms' bound; 2m < 2^(64N) by kLazyRoom).
+  CUZK_HD static constexpr uint32_t mod2_word(int j) {
+    return (uint32_t)(((uint64_t)mod_word(j) << 1) | (j > 0 ? mod_word(j - 1) >> 31 : 0u));
+  }
+  /// The element whose limbs are the 2N little-endian words V.
+  CUZK_HD static Mont from_words(const uint32_t* V) {
+    Mont r;
+    CUZK_MONT_UNROLL
+    for (int i = 0; i < N; i++) r.l[i] = (uint64_t)V[2 * i] | ((uint64_t)V[2 * i + 1] << 32);
+    return r;
+  }
 };
 
 }  // namespace cuzk

@@ -5,10 +5,11 @@
 
 #include <algorithm>
 #include <random>
+#include <type_traits>
 
 #include "cuda/gpu.hpp"
 #include "util/error.hpp"
-#include "emu_carry_ops.hpp"
+#include "ff/emu_carry_ops.hpp"
 #include "gpu_support.hpp"
 #include "random.hpp"
 #include "support.hpp"
@@ -149,6 +150,68 @@ TEST(GpuLazyReductionEmulated, Fp2MatchesHost) {
     }
   EXPECT_GT(checked, 5000u);
 }
+
+/// Whether the raw limbs of a lie below 2m (the lazy forms' range).
+template <class F>
+bool below_2m(const F& a) {
+  EmuCarryOps op;
+  const F m = F::modulus_limbs();
+  const F twice = F::add_raw(m, m, op);
+  for (int i = F::N - 1; i >= 0; i--)
+    if (a.l[i] != twice.l[i]) return a.l[i] < twice.l[i];
+  return false;
+}
+/// The lazily reduced operations of the NTT's pass variants (mont.hpp add_lazy, sub_lazy, reduce_lazy and
+/// mul_evenodd without its final subtraction, with and without the Fr-shape savings): on both
+/// representatives x and x + m of edge values (so 2m − 1 too) and random ones, every result lies in
+/// [0, 2m) and reduces to the host's result; a product takes one lazy and one canonical operand, in
+/// either order.
+template <class F>
+void check_emulated_lazy_ntt_ops(uint64_t seed) {
+  const std::vector<F> c = edge_and_random<F>(seed, 300);
+  std::vector<F> lazy;
+  for (const F& x : c) {
+    EmuCarryOps op;
+    lazy.push_back(x);
+    lazy.push_back(F::add_raw(x, F::modulus_limbs(), op));
+  }
+  auto value = [](const F& a) {
+    EmuCarryOps op;
+    return F::reduce_lazy(a, op);
+  };
+  for (size_t i = 0; i < lazy.size(); i++) {
+    ASSERT_TRUE(below_2m(lazy[i])) << i;
+    ASSERT_EQ(value(lazy[i]), c[i / 2]) << i;
+  }
+  const size_t E = 14;  // the representatives of the edge values first
+  size_t checked = 0;
+  for (size_t i = 0; i < lazy.size(); i++)
+    for (size_t j = 0; j < lazy.size(); j += (i < E || j < E) ? 1 : 37) {
+      EmuCarryOps op;
+      const F& a = lazy[i];
+      const F& b = lazy[j];
+      const F& ca = c[i / 2];
+      const F& cb = c[j / 2];
+      const F s = F::add_lazy(a, b, op), d = F::sub_lazy(a, b, op);
+      ASSERT_TRUE(below_2m(s) && below_2m(d)) << i << " " << j;
+      ASSERT_EQ(value(s), ca + cb) << i << " " << j;
+      ASSERT_EQ(value(d), ca - cb) << i << " " << j;
+      const F p0 = F::template mul_evenodd<false, false>(a, cb, op);
+      const F p1 = F::template mul_evenodd<false, false>(cb, a, op);
+      ASSERT_TRUE(below_2m(p0) && below_2m(p1)) << i << " " << j;
+      ASSERT_EQ(value(p0), ca * cb) << i << " " << j;
+      ASSERT_EQ(value(p1), ca * cb) << i << " " << j;
+      if constexpr (std::is_same_v<F, Fr>) {
+        const F q = F::template mul_evenodd<true, false>(a, cb, op);
+        ASSERT_TRUE(below_2m(q)) << i << " " << j;
+        ASSERT_EQ(value(q), ca * cb) << i << " " << j;
+      }
+      checked++;
+    }
+  EXPECT_GT(checked, 10000u);
+}
+TEST(GpuLazyNttOpsEmulated, FrMatchesHost) { check_emulated_lazy_ntt_ops<Fr>(41); }
+TEST(GpuLazyNttOpsEmulated, FpMatchesHost) { check_emulated_lazy_ntt_ops<Fp>(42); }
 
 TEST(GpuAddSubEmulated, FpMatchesHost) { check_emulated_addsub<Fp>(21); }
 TEST(GpuAddSubEmulated, FrMatchesHost) { check_emulated_addsub<Fr>(22); }

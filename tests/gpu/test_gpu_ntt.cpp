@@ -111,6 +111,41 @@ TEST(GpuNttEmulated, SmallBlocks) {
   }
 }
 
+/// The lazily reduced pass arithmetic (nd::PassArith: values in [0, 2r) between operations, canonical on
+/// the last store) at every pass shape: one pass (radix 2^4..2^10), two and three passes, every mode,
+/// both conventions, exact and two-level tables; then edge inputs whose intermediate values reach the top
+/// of [0, 2r) (all r − 1) or are sparse (a single 1 at the end) through the forward transform.
+TEST(GpuNttEmulated, LazyReducedPassesEveryShape) {
+  size_t transforms = 0;
+  for (int L : {4, 5, 8, 9, 10, 13, 14, 17, 21})
+    for (auto conv : kConvs)
+      for (int mode = 0; mode < 4; mode++) {
+        if (L >= 17 && (conv == RootConvention::kGenerator7 || mode != (L == 17 ? 2 : 3))) continue;
+        const bool inv = mode & 1, coset = mode & 2;
+        const Fr shift = conv == RootConvention::kSnarkjs5 ? snarkjs_shift(L) : Fr::from_u64(7);
+        const int max_exact = (L + mode) % 2 ? 10 : cuda::ntt_detail::kMaxExactLog;
+        auto x = fast_random<Fr>(size_t{1} << L, 9000 + 10 * L + mode);
+        auto ref = x;
+        ref_transform(ref, L, conv, inv, coset, shift);
+        emulate_ntt(x, L, conv, inv, coset, shift, cuda::ntt_detail::kLogBlockElems, max_exact);
+        ASSERT_EQ(x, ref) << "L=" << L << " mode=" << mode << " conv=" << (int)conv;
+        transforms++;
+      }
+  for (int L : {8, 14}) {
+    const size_t n = size_t{1} << L;
+    std::vector<std::vector<Fr>> edges = {std::vector<Fr>(n, -Fr::one()), std::vector<Fr>(n, Fr::zero())};
+    edges[1][n - 1] = Fr::one();
+    for (auto& e : edges) {
+      auto r = e;
+      ref_transform(r, L, RootConvention::kSnarkjs5, false, false);
+      emulate_ntt(e, L, RootConvention::kSnarkjs5, false, false);
+      ASSERT_EQ(e, r) << "L=" << L;
+      transforms++;
+    }
+  }
+  EXPECT_EQ(transforms, 7u * 8 + 2 + 4);
+}
+
 // ---- device -------------------------------------------------------------------------------------------
 
 /// Parallel iterative radix-2 NTT for large references (threads over butterfly groups).

@@ -1,11 +1,12 @@
 // Host emulation of the PTX extended-precision instructions (mad.lo.cc, madc.hi.cc, add.cc, subc, …)
 // with an explicit carry flag, PTX ISA §9.7.2 semantics. Instantiating Mont::mul_evenodd with it runs
-// the device multiplier's exact instruction sequence on the CPU.
+// the device multiplier's exact instruction sequence on the CPU (the GPU tests; the CPU emulation of the
+// NTT passes, src/cuda/ntt_pass.cuh).
 #pragma once
 
 #include <cstdint>
 
-namespace cuzk::test {
+namespace cuzk {
 
 /// Carry-flag machine for Mont<P>::mul_evenodd on the host.
 struct EmuCarryOps {
@@ -36,4 +37,4 @@ struct EmuCarryOps {
   }
 };
 
-}  // namespace cuzk::test
+}  // namespace cuzk
