@@ -377,10 +377,10 @@ struct Mont {
   /// would not do for Fr: 4r²/R + r ≈ 2.8r overflows the 2N words.)
   ///
   /// kShapeTricks enables the Fr-shape savings above. Measured on an H200 (sm_90, CUDA 13.0): alone
-  /// they win slightly (5.4 against 5.2·10^10 Fr mul/s), but they trade IMADs for ALU instructions and
-  /// inside the NTT, which is ALU- and instruction-fetch-bound, the plain form was faster (2^27 forward
-  /// 76 against 86 ms), so operator* uses the plain form; the benchmark compares both
-  /// (MulVariant::kEvenOddShape).
+  /// they win slightly (5.4 against 5.2·10^10 Fr mul/s); operator* uses the plain form, the benchmark
+  /// compares both (MulVariant::kEvenOddShape). The NTT's pass kernel uses them together with kReduce =
+  /// false (cuda/ntt_pass.cuh PassArith; docs/PERFORMANCE.md §19: an earlier NTT, 2^27 forward 76 ms,
+  /// was slower with them, today's is not).
   template <bool kShapeTricks = false, bool kReduce = true, class Ops>
   CUZK_HD static Mont mul_evenodd(const Mont& a, const Mont& b, Ops& op) {
     static_assert(kReduce || kLazyRoom, "lazy reduction needs 2m < 2^(64N)");
