@@ -16,8 +16,10 @@ namespace {
 
 /// One pass (ntt_pass.cuh, "the pass kernel"): one kernel for every radix, up to 256 threads and 64 KiB of
 /// shared memory per block. Every global load (first round) precedes the first barrier and every store
-/// (last round) follows the last, so a pass may run in place.
-__global__ void __launch_bounds__(nd::kPassThreads, 2) ntt_pass_kernel(const nd::PassParams p) {
+/// (last round) follows the last, so a pass may run in place. Three blocks per SM (80 registers, 112 bytes
+/// spilled; with the shared-memory carveout at its maximum) against two (107 registers, no spill): 2^24
+/// forward 4.79 → 4.67 ms, 2^27 43.9 → 42.4 ms on an H200 (docs/PERFORMANCE.md §19).
+__global__ void __launch_bounds__(nd::kPassThreads, 3) ntt_pass_kernel(const nd::PassParams p) {
   extern __shared__ ulonglong2 pass_smem[];
   uint64_t* sm = reinterpret_cast<uint64_t*>(pass_smem);
   const uint32_t units = 1u << (p.log_r + p.log_c - 2);
@@ -256,6 +258,8 @@ void GpuNtt::run(DeviceFrVec& x, bool inverse, bool coset, const Fr& shift) {
     const size_t smem = nd::r4_smem_bytes(g.k, g.log_c);
     CUZK_CUDA_CHECK(
         cudaFuncSetAttribute(ntt_pass_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                         cudaSharedmemCarveoutMaxShared));
     ntt_pass_kernel<<<(unsigned)nd::pass_blocks(L, g.k, g.log_c), nd::r4_threads(g.k, g.log_c), smem,
                       ctx.stream()>>>(p);
     CUZK_CUDA_CHECK_LAUNCH("ntt_pass_kernel", ctx.stream());
