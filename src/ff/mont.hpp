@@ -507,21 +507,12 @@ struct Mont {
     for (int k = 0; k < n; k++) T[k] = keep ? T[k] : S[k];
     return from_words(T);
   }
-  /// a − b in [0, 2m) for a, b in [0, 2m): a subtraction chain, then 2m added back when it borrowed
-  /// (the lazily reduced form of sub_chain; needs kLazyRoom). `Ops` as for mul_evenodd.
+  /// a − b in [0, 2m) for a, b in [0, 2m): sub_chain with 2m added back when it borrowed (the lazily
+  /// reduced form; needs kLazyRoom). `Ops` as for mul_evenodd.
   template <class Ops>
   CUZK_HD static Mont sub_lazy(const Mont& a, const Mont& b, Ops& op) {
     static_assert(kLazyRoom, "lazy reduction needs 2m < 2^(64N)");
-    constexpr int n = 2 * N;
-    uint32_t T[n];
-    T[0] = op.sub_cc(word(a, 0), word(b, 0));
-    CUZK_MONT_UNROLL
-    for (int k = 1; k < n; k++) T[k] = op.subc_cc(word(a, k), word(b, k));
-    const uint32_t mask = op.subc(0, 0);  // all ones when a < b
-    T[0] = op.add_cc(T[0], mod2_word(0) & mask);
-    CUZK_MONT_UNROLL
-    for (int k = 1; k < n; k++) T[k] = op.addc_cc(T[k], mod2_word(k) & mask);
-    return from_words(T);
+    return sub_add_back<true>(a, b, op);
   }
   /// The canonical representative (< m) of a value in [0, 2m): one conditional subtraction of m.
   template <class Ops>
@@ -550,19 +541,21 @@ struct Mont {
   /// with an add.cc/addc.cc chain. Inputs < m; output < m.
   template <class Ops>
   CUZK_HD static Mont sub_chain(const Mont& a, const Mont& b, Ops& op) {
+    return sub_add_back<false>(a, b, op);
+  }
+  /// a − b, plus m (kTwice: 2m) when that borrows: the body of sub_chain and sub_lazy.
+  template <bool kTwice, class Ops>
+  CUZK_HD static Mont sub_add_back(const Mont& a, const Mont& b, Ops& op) {
     constexpr int n = 2 * N;
     uint32_t T[n];
     T[0] = op.sub_cc(word(a, 0), word(b, 0));
     CUZK_MONT_UNROLL
     for (int k = 1; k < n; k++) T[k] = op.subc_cc(word(a, k), word(b, k));
     const uint32_t mask = op.subc(0, 0);  // all ones when a < b
-    T[0] = op.add_cc(T[0], mod_word(0) & mask);
+    T[0] = op.add_cc(T[0], (kTwice ? mod2_word(0) : mod_word(0)) & mask);
     CUZK_MONT_UNROLL
-    for (int k = 1; k < n; k++) T[k] = op.addc_cc(T[k], mod_word(k) & mask);
-    Mont r;
-    CUZK_MONT_UNROLL
-    for (int i = 0; i < N; i++) r.l[i] = (uint64_t)T[2 * i] | ((uint64_t)T[2 * i + 1] << 32);
-    return r;
+    for (int k = 1; k < n; k++) T[k] = op.addc_cc(T[k], (kTwice ? mod2_word(k) : mod_word(k)) & mask);
+    return from_words(T);
   }
 
   // ---- lazy reduction: wide products, one Montgomery reduction for several of them -------------
