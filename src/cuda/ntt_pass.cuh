@@ -281,6 +281,7 @@ CUZK_HD void r4_butterflies(Fr a[4], const Fr* tw, uint32_t e, uint32_t quarter)
   a[2] = A::add(a[2], a[3]);
   a[3] = A::mul(d, w3);
 }
+
 /// First round (stages R/2 and R/4) of unit u: reads the input.
 CUZK_HD void r4_first(const PassParams& p, uint32_t block, uint32_t u, uint64_t* sm) {
   const int K = p.log_r;

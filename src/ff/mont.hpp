@@ -741,10 +741,7 @@ struct Mont {
     S[0] = op.add_cc(word(a, 0), word(b, 0));
     CUZK_MONT_UNROLL
     for (int k = 1; k < n; k++) S[k] = op.addc_cc(word(a, k), word(b, k));
-    Mont r;
-    CUZK_MONT_UNROLL
-    for (int i = 0; i < N; i++) r.l[i] = (uint64_t)S[2 * i] | ((uint64_t)S[2 * i + 1] << 32);
-    return r;
+    return from_words(S);
   }
 
  private:
