@@ -72,13 +72,12 @@ __global__ void ntt_tiny_kernel(Fr* x, int n, Fr w, int inverse, Fr s, Fr f) {
   }
 }
 
-/// Positional post-pass table (ntt_pass.cuh TableSpec): out[low + f·2^log_s] = ω^(low·f)·sh[low], ω^e from
-/// the two-level tables w (lo, hi).
-__global__ void positional_kernel(Fr* out, const nd::Table w, const Fr* sh, size_t count, int log_s) {
-  const size_t mask = (size_t{1} << log_s) - 1;
+/// One grid of a positional post-pass table (ntt_pass.cuh PosGrid): out[l + f·2^log_l] = W^(l·f)·A^l·B^f.
+__global__ void positional_kernel(Fr* out, size_t count, const nd::PosGrid g) {
+  const size_t mask = (size_t{1} << g.log_l) - 1;
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x) {
-    const size_t low = i & mask;
-    out[i] = nd::table_value(w, low * (i >> log_s)) * sh[low];
+    const uint64_t l = i & mask, f = i >> g.log_l, lf = l * f;
+    out[i] = g.w.pow(&lf, 1) * g.a.pow(&l, 1) * g.b.pow(&f, 1);
   }
 }
 
@@ -133,7 +132,7 @@ struct GpuNtt::Impl {
   RootConvention conv{};
   std::mutex mu;
   std::map<std::array<uint64_t, 9>, PoolBuffer<Fr>> tables;  // (base, factor, count) → factor·base^i
-  std::map<std::array<uint64_t, 9>, PoolBuffer<Fr>> positional_tables;  // (shift, s, count, ω_n)
+  std::map<std::array<uint64_t, 13>, PoolBuffer<Fr>> positional_tables;  // (W, A, B, log_l, log_r)
   size_t bytes = 0;
 
   const Fr* table(const nd::PowSpec& s) {
@@ -151,24 +150,20 @@ struct GpuNtt::Impl {
     tables.emplace(key, std::move(buf));
     return p;
   }
-  /// The positional table of t (exact ω table t.lo, shift t.pos_shift), cached like the power tables.
-  const Fr* positional(const nd::TableSpec& t) {
-    std::array<uint64_t, 9> key{};
-    std::memcpy(key.data(), t.pos_shift.l, 32);
-    key[4] = (uint64_t)t.pos_log_s;
-    key[5] = t.lo.count;
-    std::memcpy(key.data() + 6, t.lo.base.l, 24);  // with the count, tells ω_n of either direction apart
+  /// One grid of a positional table, cached like the power tables.
+  const Fr* positional(const nd::PosGrid& g) {
+    std::array<uint64_t, 13> key{};
+    std::memcpy(key.data(), g.w.l, 32);
+    std::memcpy(key.data() + 4, g.a.l, 32);
+    std::memcpy(key.data() + 8, g.b.l, 32);
+    key[12] = (uint64_t)g.log_l << 32 | (uint64_t)g.log_r;
     auto it = positional_tables.find(key);
     if (it != positional_tables.end()) return it->second.get();
-    int log_m = 0;
-    while ((size_t{1} << log_m) < t.lo.count) log_m++;
-    const nd::Table w = make(nd::power_table(t.lo.base, log_m, t.lo.factor, 0));  // small, two-level
-    const Fr* sh = table({t.pos_shift, Fr::one(), size_t{1} << t.pos_log_s});
-    PoolBuffer<Fr> buf(*ctx, t.lo.count);
-    positional_kernel<<<grid_for(*ctx, t.lo.count, 256), 256, 0, ctx->stream()>>>(buf.get(), w, sh, t.lo.count,
-                                                                                  t.pos_log_s);
+    const size_t count = g.count();
+    PoolBuffer<Fr> buf(*ctx, count);
+    positional_kernel<<<grid_for(*ctx, count, 256), 256, 0, ctx->stream()>>>(buf.get(), count, g);
     CUZK_CUDA_CHECK_LAUNCH("positional_kernel", ctx->stream());
-    bytes += t.lo.count * sizeof(Fr);
+    bytes += count * sizeof(Fr);
     const Fr* p = buf.get();
     positional_tables.emplace(key, std::move(buf));
     return p;
@@ -180,7 +175,12 @@ struct GpuNtt::Impl {
     r.log_div = t.log_div;
     r.by_position = t.by_position;
     if (t.kind == nd::kTabNone) return r;
-    r.lo = t.by_position ? positional(t) : table(t.lo);
+    if (t.by_position) {
+      r.lo = positional(nd::pos_grid(t, 0));
+      if (t.kind == nd::kTabTwoLevel) r.hi = positional(nd::pos_grid(t, 1));
+      return r;
+    }
+    r.lo = table(t.lo);
     if (t.kind == nd::kTabTwoLevel) r.hi = table(t.hi);
     return r;
   }
@@ -198,10 +198,14 @@ GpuNtt::~GpuNtt() = default;
 size_t GpuNtt::table_bytes() const { return impl_->bytes; }
 
 size_t GpuNtt::max_table_bytes(int log_n) {
-  // exact: the forward and inverse pass-1 twiddles, the positional coset table, the inverse coset factors
-  // (n entries each) and smaller ones below n; two-level: about 8 tables of 2^15 entries at 2^30
-  const size_t n = size_t{1} << log_n;
-  return log_n <= exact_log() ? 5 * n * sizeof(Fr) : (size_t{64} << 20);
+  // the tables of the four transforms, counted without sharing (one shift; the convention does not
+  // change the sizes); sizes below 2^kMinLogRadix use none
+  if (log_n < nd::kMinLogRadix) return 0;
+  size_t entries = 0;
+  for (int mode = 0; mode < 4; mode++)
+    entries += nd::table_entries(nd::make_transform(log_n, RootConvention::kGenerator7, mode & 1, mode & 2,
+                                                    Fr::from_u64(7), log_block(), exact_log()));
+  return entries * sizeof(Fr);
 }
 
 void GpuNtt::forward(DeviceFrVec& x) { run(x, false, false, Fr::one()); }

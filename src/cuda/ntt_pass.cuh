@@ -16,10 +16,10 @@
 // registers (see "the pass kernel" below). The code does not depend on K, so one small kernel serves
 // every radix (an earlier kernel unrolled per radix, with eight elements per thread and radix-8 rounds,
 // was ~490 KB of code, stalled on instruction fetch and ran 1.3–1.6× slower on an H200).
-// Optional extras: a per-position factor on load (coset shift powers, pass 1) and a per-output factor on
-// store (inverse coset powers times n⁻¹, pass P), from exact tables or two-level ones
-// lo[e & mask]·hi[e >> w]; with exact tables a forward coset transform folds most of its shift powers
-// into pass 1's post-pass twiddles (make_transform).
+// Optional extras: a per-position factor on load (pass 1) and a per-output factor on store (pass P),
+// from exact tables or two-level ones lo[e & mask]·hi[e >> w]. A coset transform folds most of its shift
+// powers into post-pass twiddles ("positional" tables indexed by (low, f)), so that it costs one product
+// per element more than the plain transform at every size (make_transform).
 #pragma once
 
 #include <cstddef>
@@ -88,8 +88,8 @@ struct Table {
   const Fr* hi = nullptr;
   int kind = kTabNone;
   int log_lo = 0;       ///< w
-  int log_div = 0;      ///< a load factor is looked up at position >> log_div (the digit of pass 1)
-  int by_position = 0;  ///< a post-pass table indexed by position low + f·S, not by exponent low·f
+  int log_div = 0;      ///< a load/store factor is looked up at index >> log_div (the digit of pass 1 or P)
+  int by_position = 0;  ///< a positional post-pass table, indexed by (low, f), not by the exponent low·f
 };
 
 /// Everything one pass needs (passed by value to the kernel).
@@ -155,6 +155,17 @@ CUZK_HD Fr table_value(const Table& t, uint64_t e) {
   if (t.kind == kTabExact) return ld_table(t.lo + e);
   const uint64_t mask = (uint64_t{1} << t.log_lo) - 1;
   return PassArith::mul_canon(ld_table(t.lo + (e & mask)), ld_table(t.hi + (e >> t.log_lo)));
+}
+
+/// The post-pass multiplier of output frequency f of sub-problem `low` (low < 2^log_s). By exponent:
+/// table_value(t, low·f). Positional (TableSpec::pos): exact lo[low + f·2^s] (w = s), or two-level with
+/// low = l0 + 2^w·l1: lo[l0 + f·2^w]·hi[l1 + f·2^(s − w)].
+CUZK_HD Fr post_value(const Table& t, uint64_t low, uint64_t f, int log_s) {
+  if (!t.by_position) return table_value(t, low * f);
+  const uint64_t mask = (uint64_t{1} << t.log_lo) - 1;
+  const Fr x = ld_table(t.lo + (low & mask) + (f << t.log_lo));
+  if (t.kind == kTabExact) return x;
+  return PassArith::mul_canon(x, ld_table(t.hi + (low >> t.log_lo) + (f << (log_s - t.log_lo))));
 }
 
 CUZK_HD uint32_t bitrev(uint32_t x, int bits) {
@@ -250,13 +261,11 @@ CUZK_HD size_t r4_in_pos(const PassParams& p, const SubGeom& g, uint32_t j) {
 CUZK_HD void r4_store(const PassParams& p, const SubGeom& g, uint32_t f, Fr x) {
   using A = PassArith;
   if (!p.last) {
-    if (p.post.kind != kTabNone)
-      x = mul_table(x, p.post,
-                    p.post.by_position ? g.low + ((uint64_t)f << p.log_stride) : (uint64_t)g.low * f);
+    if (p.post.kind != kTabNone) x = PassArith::mul(x, post_value(p.post, g.low, f, p.log_stride));
     st_data(p.out + g.low + ((size_t)f << p.log_stride) + ((g.high << p.log_r) << p.log_stride), x);
   } else {
     const size_t idx = g.base + ((size_t)f << (p.log_n - p.log_r));
-    if (p.out_factor.kind != kTabNone) x = mul_table(x, p.out_factor, idx);
+    if (p.out_factor.kind != kTabNone) x = mul_table(x, p.out_factor, idx >> p.out_factor.log_div);
     if (p.scale_out) x = A::mul(x, p.scale);
     st_data(p.out + idx, A::canon(x));
   }
@@ -381,18 +390,54 @@ struct PowSpec {
   Fr factor{};
   size_t count = 0;
 };
-/// A table as powers: exact (lo only) or two-level (lo = ω^i, i < 2^w; hi = factor·ω^(i·2^w)).
-/// A positional post-pass table (by_position): entry low + f·2^pos_log_s = lo[low·f]·pos_shift^low, so
-/// that the coset power shift^low of a pass-1 sub-problem rides on its post-pass twiddle.
+/// A positional post-pass table of a pass with radix R = 2^log_r and digit stride S = 2^log_s: entry
+/// (low, f) = ω_M^(low·f)·a^low·b^f for low < S, f < R (ω_M the pass's post-pass root, M = R·S). The
+/// factors a^low and b^f are coset powers that ride on the twiddle's product. Exact (w = s): one table
+/// lo[low + f·S]. Two-level: low = l0 + 2^w·l1, lo[l0 + f·2^w] = ω_M^(l0·f)·a^l0·b^f and
+/// hi[l1 + f·2^(s − w)] = ω_M^(2^w·l1·f)·a^(2^w·l1): the same two products as an exponent table's, in
+/// (2^w + 2^(s − w))·R entries instead of M.
+struct PosSpec {
+  Fr omega{}, a{}, b{};
+  int log_s = 0, log_r = 0;
+};
+/// One half of a positional table as a grid: entry l + f·2^log_l = W^(l·f)·A^l·B^f for l < 2^log_l,
+/// f < 2^log_r (the lo half: W = ω_M, A = a, B = b, log_l = w; the hi half: W = ω_M^(2^w), A = a^(2^w),
+/// B = 1, log_l = s − w).
+struct PosGrid {
+  Fr w{}, a{}, b{};
+  int log_l = 0, log_r = 0;
+  size_t count() const { return size_t{1} << (log_l + log_r); }
+};
+
+/// A table: by exponent as powers, exact (lo only) or two-level (lo = ω^i, i < 2^w; hi =
+/// factor·ω^(i·2^w)); or positional (by_position, pos).
 struct TableSpec {
   int kind = kTabNone;
   int log_lo = 0;
   PowSpec lo, hi;
   int log_div = 0;
   int by_position = 0;
-  int pos_log_s = 0;
-  Fr pos_shift{};
+  PosSpec pos;
 };
+
+/// The lo (half 0) or hi (half 1) grid of a positional table spec.
+inline PosGrid pos_grid(const TableSpec& t, int half) {
+  const PosSpec& p = t.pos;
+  if (half == 0) return {p.omega, p.a, p.b, t.log_lo, p.log_r};
+  Fr w = p.omega, a = p.a;
+  for (int i = 0; i < t.log_lo; i++) {
+    w = w.sqr();
+    a = a.sqr();
+  }
+  return {w, a, Fr::one(), p.log_s - t.log_lo, p.log_r};
+}
+
+/// Entries (Fr) a table spec materializes.
+inline size_t table_entries(const TableSpec& t) {
+  if (t.kind == kTabNone) return 0;
+  if (t.by_position) return pos_grid(t, 0).count() + (t.kind == kTabTwoLevel ? pos_grid(t, 1).count() : 0);
+  return t.lo.count + (t.kind == kTabTwoLevel ? t.hi.count : 0);
+}
 
 /// Geometry of one pass.
 struct PassGeom {
@@ -402,9 +447,9 @@ struct PassGeom {
 };
 
 /// Default largest exponent range kept as one exact table (2^24 entries, 512 MiB); larger ones are
-/// two-level: two products per lookup instead of one. Exact tables and the coset fold they allow cut a
-/// 2^24 forward transform by 3 % and a coset one by 10 % on an H200 (docs/PERFORMANCE.md §17); at 2^27
-/// the same tables would take 4 GiB each, which a resident PoRep key leaves no room for.
+/// two-level: two products per lookup instead of one. Exact tables cut a 2^24 forward transform by 3 %
+/// on an H200 (docs/PERFORMANCE.md §17); at 2^27 the same tables would take 4 GiB each, which a resident
+/// PoRep key leaves no room for.
 constexpr int kMaxExactLog = 24;
 
 /// Pass decomposition of a size-2^L transform, kMinLogRadix ≤ L ≤ 30: one pass up to 2^10, two up to
@@ -459,6 +504,18 @@ inline TableSpec power_table(const Fr& root, int log_m, const Fr& factor, int ma
   return t;
 }
 
+/// Positional post-pass table (PosSpec) of root ω_M, M = 2^(log_s + log_r): exact when M ≤
+/// 2^max_exact_log, else two-level with w = ⌈log_s / 2⌉.
+inline TableSpec positional_table(const Fr& omega, int log_s, int log_r, const Fr& a, const Fr& b,
+                                  int max_exact_log = kMaxExactLog) {
+  TableSpec t;
+  t.by_position = 1;
+  t.pos = {omega, a, b, log_s, log_r};
+  t.kind = log_s + log_r <= max_exact_log ? kTabExact : kTabTwoLevel;
+  t.log_lo = t.kind == kTabExact ? log_s : (log_s + 1) / 2;
+  return t;
+}
+
 /// All tables of one transform: inner twiddles and post-pass twiddles per pass, load/store factors.
 struct TransformSpec {
   NttPlan plan;
@@ -471,11 +528,15 @@ struct TransformSpec {
 
 /// Tables of a size-2^L transform (kMinLogRadix ≤ L ≤ 30). Forward: X_i = Σ_k x_k·(shift^k)·ω^(ik) (shift = 1
 /// unless coset). Inverse: x_k = n⁻¹·shift^(−k)·Σ_i X_i·ω^(−ik). ω = root_of_unity(L, conv). Exponent
-/// ranges up to 2^max_exact_log get exact tables. With exact tables a forward coset transform of P > 1
-/// passes folds its shift powers: position k = low + S·j of pass 1 (S = 2^s, j its digit) needs
-/// shift^low·(shift^S)^j; the first factor is the same for the whole size-R DFT of sub-problem `low`, so
-/// it moves past that DFT into the positional post-pass table, and only the R-entry table of (shift^S)^j
-/// is applied on load: one product per element instead of two (two-level) or one plus the twiddle's.
+/// ranges up to 2^max_exact_log get exact tables. A coset transform of P > 1 passes folds its shift powers
+/// into positional post-pass tables (PosSpec), leaving one product per element over the plain transform:
+///  - forward: position k = low + S·j of pass 1 (S = 2^s, j its digit) needs shift^low·(shift^S)^j; the
+///    first factor is the same for the whole size-R DFT of sub-problem `low`, so it moves past that DFT
+///    into pass 1's post table (a = shift), and only the R-entry table of (shift^S)^j is applied on load;
+///  - inverse: output index f_1 + R_1·f_2 + R_1R_2·f_3 (f_q the frequency of pass q) needs
+///    n⁻¹·shift^(−f_1)·shift^(−R_1·f_2)·…; every factor but the last pass's is constant over the later
+///    passes' DFTs that its element enters, so pass q's post table carries shift^(−R_1···R_(q−1)·f_q)
+///    (b), and the store applies n⁻¹·(shift^(−n/R_P))^(f_P) from an R_P-entry table.
 inline TransformSpec make_transform(int L, RootConvention conv, bool inverse, bool coset, const Fr& shift,
                                     int log_block = kLogBlockElems, int max_exact_log = kMaxExactLog) {
   TransformSpec ts;
@@ -487,31 +548,45 @@ inline TransformSpec make_transform(int L, RootConvention conv, bool inverse, bo
     Fr w = root_of_unity(log_m, conv);
     return inverse ? w.inverse() : w;
   };
+  // x^(2^e)
+  auto pow2k = [](Fr x, int e) {
+    for (int i = 0; i < e; i++) x = x.sqr();
+    return x;
+  };
   const bool fold_n_inv = inverse && !coset && P > 1;
+  const Fr shift_inv = coset && inverse ? shift.inverse() : Fr::one();
+  int log_done = 0;  // log2 of R_1···R_(q−1)
   for (int q = 0; q < P; q++) {
     const PassGeom& g = ts.plan.pass[q];
     ts.inner[q].kind = kTabExact;
     ts.inner[q].lo = {root(g.k), Fr::one(), size_t{1} << (g.k - 1)};
     if (q < P - 1) {
       const int log_m = g.k + g.log_stride;
-      const Fr factor = fold_n_inv && q == P - 2 ? n_inv : Fr::one();
-      ts.post[q] = power_table(root(log_m), log_m, factor, max_exact_log);
+      if (coset && !inverse && q == 0)
+        ts.post[q] = positional_table(root(log_m), g.log_stride, g.k, shift, Fr::one(), max_exact_log);
+      else if (coset && inverse)
+        ts.post[q] = positional_table(root(log_m), g.log_stride, g.k, Fr::one(), pow2k(shift_inv, log_done),
+                                      max_exact_log);
+      else
+        ts.post[q] =
+            power_table(root(log_m), log_m, fold_n_inv && q == P - 2 ? n_inv : Fr::one(), max_exact_log);
     }
+    log_done += g.k;
   }
-  if (coset && !inverse && P > 1 && L <= max_exact_log) {
-    const int s = ts.plan.pass[0].log_stride;  // pass 1's post table is ω_n^(low·f), exact here
-    ts.post[0].by_position = 1;
-    ts.post[0].pos_log_s = s;
-    ts.post[0].pos_shift = shift;
-    Fr shift_s = shift;
-    for (int i = 0; i < s; i++) shift_s = shift_s.sqr();
-    ts.in_factor = power_table(shift_s, ts.plan.pass[0].k, Fr::one(), max_exact_log);
-    ts.in_factor.log_div = s;
+  if (coset && P > 1) {
+    const int k_first = ts.plan.pass[0].k, k_last = ts.plan.pass[P - 1].k;
+    if (!inverse) {
+      ts.in_factor = power_table(pow2k(shift, L - k_first), k_first, Fr::one(), max_exact_log);
+      ts.in_factor.log_div = L - k_first;
+    } else {
+      ts.out_factor = power_table(pow2k(shift_inv, L - k_last), k_last, n_inv, max_exact_log);
+      ts.out_factor.log_div = L - k_last;
+    }
   } else if (coset) {
     if (!inverse) {
       ts.in_factor = power_table(shift, L, Fr::one(), max_exact_log);
     } else {
-      ts.out_factor = power_table(shift.inverse(), L, n_inv, max_exact_log);
+      ts.out_factor = power_table(shift_inv, L, n_inv, max_exact_log);
     }
   }
   if (inverse && !coset && P == 1) {
@@ -519,6 +594,13 @@ inline TransformSpec make_transform(int L, RootConvention conv, bool inverse, bo
     ts.scale = n_inv;
   }
   return ts;
+}
+
+/// Entries (Fr) of all tables of a transform.
+inline size_t table_entries(const TransformSpec& ts) {
+  size_t e = table_entries(ts.in_factor) + table_entries(ts.out_factor);
+  for (int q = 0; q < ts.plan.num_passes; q++) e += table_entries(ts.inner[q]) + table_entries(ts.post[q]);
+  return e;
 }
 
 /// Number of blocks of a pass.

@@ -24,6 +24,20 @@ inline std::vector<Fr> host_powers(const nd::PowSpec& s) {
   return v;
 }
 
+/// A positional grid on the host (the device's positional_kernel): entry l + f·2^log_l = W^(l·f)·A^l·B^f,
+/// computed row by row as B^f·(W^f·A)^l.
+inline std::vector<Fr> host_grid(const nd::PosGrid& g) {
+  std::vector<Fr> v(g.count());
+  const size_t L = size_t{1} << g.log_l;
+  Fr wf = Fr::one(), bf = Fr::one();
+  for (size_t f = 0; f < (size_t{1} << g.log_r); f++, wf = wf * g.w, bf = bf * g.b) {
+    const Fr ratio = wf * g.a;
+    Fr x = bf;
+    for (size_t l = 0; l < L; l++, x = x * ratio) v[l + f * L] = x;
+  }
+  return v;
+}
+
 /// Host copies of the tables of a TransformSpec.
 struct HostTables {
   std::deque<std::vector<Fr>> store;
@@ -34,19 +48,10 @@ struct HostTables {
     r.log_div = t.log_div;
     r.by_position = t.by_position;
     if (t.kind == nd::kTabNone) return r;
-    store.push_back(host_powers(t.lo));
-    if (t.by_position) {  // entry low + f·S = ω^(low·f)·shift^low
-      const std::vector<Fr> w = std::move(store.back());
-      std::vector<Fr>& v = store.back();
-      v.assign(w.size(), Fr::zero());
-      const size_t S = size_t{1} << t.pos_log_s;
-      Fr sl = Fr::one();
-      for (size_t low = 0; low < S; low++, sl = sl * t.pos_shift)
-        for (size_t f = 0; low + f * S < w.size(); f++) v[low + f * S] = w[low * f] * sl;
-    }
+    store.push_back(t.by_position ? host_grid(nd::pos_grid(t, 0)) : host_powers(t.lo));
     r.lo = store.back().data();
     if (t.kind == nd::kTabTwoLevel) {
-      store.push_back(host_powers(t.hi));
+      store.push_back(t.by_position ? host_grid(nd::pos_grid(t, 1)) : host_powers(t.hi));
       r.hi = store.back().data();
     }
     return r;

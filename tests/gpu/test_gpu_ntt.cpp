@@ -92,12 +92,61 @@ TEST(GpuNttEmulated, ExactTablesAndTheFoldedCosetAtEveryPassCount) {
         emulate_ntt(x, L, conv, inv, coset, shift, cuda::ntt_detail::kLogBlockElems, max_exact);
         EXPECT_EQ(x, ref) << "L=" << L << " max_exact=" << max_exact << " mode=" << mode;
       }
-  // the fold is in the plan: the load factor is the R-entry digit table, pass 1's post table positional
-  const auto ts = cuda::ntt_detail::make_transform(21, RootConvention::kSnarkjs5, false, true,
-                                                   snarkjs_shift(21), cuda::ntt_detail::kLogBlockElems, 21);
-  EXPECT_EQ(ts.post[0].by_position, 1);
-  EXPECT_EQ(ts.in_factor.lo.count, size_t{1} << ts.plan.pass[0].k);
-  EXPECT_EQ(ts.in_factor.log_div, ts.plan.pass[0].log_stride);
+}
+
+/// The coset fold with two-level positional tables (post-pass exponent ranges above the exact limit, as
+/// from 2^25 by default): forward and inverse coset transforms of two and three passes, the limit below
+/// both post tables (10) and between them (16: pass 1's positional table two-level, pass 2's exact), both
+/// conventions; then the plan at the default limit for 2^27.
+TEST(GpuNttEmulated, CosetFoldWithTwoLevelPositionalTables) {
+  namespace nd = cuda::ntt_detail;
+  struct Case {
+    int L, max_exact;
+    RootConvention conv;
+    int directions;  // bit 0: forward, bit 1: inverse (one direction each at 2^21, for the test's time)
+  };
+  for (const Case& c :
+       {Case{13, 10, RootConvention::kGenerator7, 3}, Case{15, 10, RootConvention::kSnarkjs5, 3},
+        Case{21, 10, RootConvention::kSnarkjs5, 2}, Case{21, 16, RootConvention::kGenerator7, 1}})
+    for (bool inv : {false, true}) {
+      if (!(c.directions & (inv ? 2 : 1))) continue;
+      const Fr shift = c.conv == RootConvention::kSnarkjs5 ? snarkjs_shift(c.L) : Fr::from_u64(7);
+      const auto ts = nd::make_transform(c.L, c.conv, inv, true, shift, nd::kLogBlockElems, c.max_exact);
+      ASSERT_EQ(ts.post[0].kind, nd::kTabTwoLevel) << c.L;
+      auto x = fast_random<Fr>(size_t{1} << c.L, 700 * c.L + 10 * c.max_exact + inv);
+      auto ref = x;
+      ref_transform(ref, c.L, c.conv, inv, true, shift);
+      emulate_ntt(x, c.L, c.conv, inv, true, shift, nd::kLogBlockElems, c.max_exact);
+      EXPECT_EQ(x, ref) << "L=" << c.L << " max_exact=" << c.max_exact << " inverse=" << inv;
+    }
+  // 2^27 at the default limit: every post table of a coset transform that carries shift powers is
+  // positional (forward: pass 1; inverse: every non-last pass), the load or store factor is an R-entry
+  // digit table, and the four transforms' tables stay small (the exponent tables are two-level there; the
+  // positional ones 2^18 + 2^18 entries for pass 1, 2^18 exact for pass 2)
+  const int L = 27;
+  const Fr shift = Fr::from_u64(7);
+  const auto fwd = nd::make_transform(L, RootConvention::kGenerator7, false, true, shift);
+  EXPECT_EQ(fwd.post[0].by_position, 1);
+  EXPECT_EQ(fwd.post[0].kind, nd::kTabTwoLevel);
+  EXPECT_EQ(fwd.post[1].by_position, 0);
+  EXPECT_EQ(fwd.in_factor.lo.count, size_t{1} << fwd.plan.pass[0].k);
+  EXPECT_EQ(fwd.in_factor.log_div, fwd.plan.pass[0].log_stride);
+  EXPECT_EQ(fwd.out_factor.kind, nd::kTabNone);
+  const auto inv = nd::make_transform(L, RootConvention::kGenerator7, true, true, shift);
+  EXPECT_EQ(inv.post[0].by_position, 1);
+  EXPECT_EQ(inv.post[1].by_position, 1);
+  EXPECT_EQ(inv.out_factor.lo.count, size_t{1} << inv.plan.pass[2].k);
+  EXPECT_EQ(inv.out_factor.log_div, L - inv.plan.pass[2].k);
+  EXPECT_EQ(inv.in_factor.kind, nd::kTabNone);
+  size_t entries = 0;
+  for (int mode = 0; mode < 4; mode++)
+    entries +=
+        nd::table_entries(nd::make_transform(L, RootConvention::kGenerator7, mode & 1, mode & 2, shift));
+  EXPECT_LT(entries * sizeof(Fr), size_t{96} << 20);
+  // and at 2^24, where every table is exact, the fold keeps its single positional table per pass
+  const auto f24 = nd::make_transform(24, RootConvention::kGenerator7, false, true, shift);
+  EXPECT_EQ(f24.post[0].kind, nd::kTabExact);
+  EXPECT_EQ(nd::table_entries(f24.post[0]), size_t{1} << 24);
 }
 
 TEST(GpuNttEmulated, SmallBlocks) {
