@@ -11,6 +11,14 @@
 #include "cuda/msm_util.cuh"
 
 namespace cuzk::cuda {
+namespace msm_detail {
+/// G2's bucket sums are compiled for three blocks of 128 threads per SM (168 registers, 1–2 KB stack
+/// frames) instead of two (254 registers): G2 2^24 407.6 → 393.0 ms on an H200, and four blocks (128
+/// registers) gave the same 393.4 (docs/PERFORMANCE.md §20). G1's stay uncapped (168 registers, three
+/// blocks): capped at 128 registers they spilled and ran 4 % slower.
+template <class Src>
+inline constexpr int kMinBlocks<AccumulateK<Fp2, Src>> = 3;
+}  // namespace msm_detail
 
 template <class F>
 struct Msm<F>::Impl {

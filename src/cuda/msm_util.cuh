@@ -26,9 +26,14 @@ inline void check_cuda(cudaError_t e, const char* what, const char* file, int li
 
 inline constexpr int kThreads = 128;
 
+/// Blocks per SM a kernel is compiled for (__launch_bounds__'s second argument): 1 (no register cap)
+/// unless specialized.
+template <class Kern>
+inline constexpr int kMinBlocks = 1;
+
 /// One thread per index: the launch form of every engine kernel.
 template <class Kern>
-__global__ void __launch_bounds__(kThreads) run_kernel(Kern k, size_t n) {
+__global__ void __launch_bounds__(kThreads, kMinBlocks<Kern>) run_kernel(Kern k, size_t n) {
   const size_t i = (size_t)blockIdx.x * kThreads + threadIdx.x;
   if (i < n) k(i);
 }

@@ -172,7 +172,6 @@ struct GpuNtt::Impl {
     nd::Table r;
     r.kind = t.kind;
     r.log_lo = t.log_lo;
-    r.log_div = t.log_div;
     r.by_position = t.by_position;
     if (t.kind == nd::kTabNone) return r;
     if (t.by_position) {

@@ -16,10 +16,11 @@
 // registers (see "the pass kernel" below). The code does not depend on K, so one small kernel serves
 // every radix (an earlier kernel unrolled per radix, with eight elements per thread and radix-8 rounds,
 // was ~490 KB of code, stalled on instruction fetch and ran 1.3–1.6× slower on an H200).
-// Optional extras: a per-position factor on load (pass 1) and a per-output factor on store (pass P),
-// from exact tables or two-level ones lo[e & mask]·hi[e >> w]. A coset transform folds most of its shift
-// powers into post-pass twiddles ("positional" tables indexed by (low, f)), so that it costs one product
-// per element more than the plain transform at every size (make_transform).
+// The post-pass twiddles come from exact tables or two-level ones lo[e & mask]·hi[e >> w]. A coset
+// transform folds most of its shift powers into them ("positional" tables, indexed by (low, f) rather than
+// by the exponent low·f) and applies the rest as a per-digit factor on load (pass 1) or a per-frequency
+// factor on store (pass P), so that it costs one product per element more than the plain transform at
+// every size (make_transform).
 #pragma once
 
 #include <cstddef>
@@ -88,8 +89,7 @@ struct Table {
   const Fr* hi = nullptr;
   int kind = kTabNone;
   int log_lo = 0;       ///< w
-  int log_div = 0;      ///< a load/store factor is looked up at index >> log_div (the digit of pass 1 or P)
-  int by_position = 0;  ///< a positional post-pass table, indexed by (low, f), not by the exponent low·f
+  int by_position = 0;  ///< a post-pass table indexed by (low, f) (TableSpec::pos), not by the exponent low·f
 };
 
 /// Everything one pass needs (passed by value to the kernel).
@@ -105,9 +105,9 @@ struct PassParams {
   int log_r1 = 0;                ///< K_1 (digit reversal in the last pass)
   int log_r2 = 0;                ///< K_2 (digit reversal in the last pass when P = 3)
   const Fr* tw_inner = nullptr;  ///< ω_R^e for e < R/2 (ω⁻¹ for the inverse)
-  Table post;                    ///< ω_M^(low·f) after a non-last pass
-  Table in_factor;               ///< factor[pos] on load (pass 1 only)
-  Table out_factor;              ///< factor[index] on store (last pass only)
+  Table post;                    ///< ω_M^(low·f) (times coset factors) after a non-last pass
+  Table in_factor;               ///< factor[j] on load of digit j (pass 1 only)
+  Table out_factor;              ///< factor[f] on store of frequency f (last pass only)
   int scale_out = 0;             ///< multiply every output by `scale`
   Fr scale{};
 };
@@ -157,15 +157,24 @@ CUZK_HD Fr table_value(const Table& t, uint64_t e) {
   return PassArith::mul_canon(ld_table(t.lo + (e & mask)), ld_table(t.hi + (e >> t.log_lo)));
 }
 
-/// The post-pass multiplier of output frequency f of sub-problem `low` (low < 2^log_s). By exponent:
-/// table_value(t, low·f). Positional (TableSpec::pos): exact lo[low + f·2^s] (w = s), or two-level with
-/// low = l0 + 2^w·l1: lo[l0 + f·2^w]·hi[l1 + f·2^(s − w)].
+/// The post-pass multiplier of output frequency f of sub-problem `low` (low < 2^log_s). By exponent e =
+/// low·f: lo[e] or lo[e & (2^w − 1)]·hi[e >> w]. Positional (TableSpec::pos): exact lo[low + f·2^s] (w = s)
+/// or, with low = l0 + 2^w·l1, lo[l0 + f·2^w]·hi[l1 + f·2^(s − w)]. Both forms share one load and one
+/// product: a second inlined product made the pass kernel spill more and a plain 2^24 transform 2.5 %
+/// slower on an H200 (docs/PERFORMANCE.md §20).
 CUZK_HD Fr post_value(const Table& t, uint64_t low, uint64_t f, int log_s) {
-  if (!t.by_position) return table_value(t, low * f);
   const uint64_t mask = (uint64_t{1} << t.log_lo) - 1;
-  const Fr x = ld_table(t.lo + (low & mask) + (f << t.log_lo));
-  if (t.kind == kTabExact) return x;
-  return PassArith::mul_canon(x, ld_table(t.hi + (low >> t.log_lo) + (f << (log_s - t.log_lo))));
+  uint64_t i_lo, i_hi;
+  if (t.by_position) {
+    i_lo = (low & mask) + (f << t.log_lo);
+    i_hi = (low >> t.log_lo) + (f << (log_s - t.log_lo));
+  } else {
+    const uint64_t e = low * f;
+    i_lo = t.kind == kTabExact ? e : e & mask;
+    i_hi = e >> t.log_lo;
+  }
+  const Fr x = ld_table(t.lo + i_lo);
+  return t.kind == kTabExact ? x : PassArith::mul_canon(x, ld_table(t.hi + i_hi));
 }
 
 CUZK_HD uint32_t bitrev(uint32_t x, int bits) {
@@ -265,7 +274,7 @@ CUZK_HD void r4_store(const PassParams& p, const SubGeom& g, uint32_t f, Fr x) {
     st_data(p.out + g.low + ((size_t)f << p.log_stride) + ((g.high << p.log_r) << p.log_stride), x);
   } else {
     const size_t idx = g.base + ((size_t)f << (p.log_n - p.log_r));
-    if (p.out_factor.kind != kTabNone) x = mul_table(x, p.out_factor, idx >> p.out_factor.log_div);
+    if (p.out_factor.kind != kTabNone) x = mul_table(x, p.out_factor, f);
     if (p.scale_out) x = A::mul(x, p.scale);
     st_data(p.out + idx, A::canon(x));
   }
@@ -302,7 +311,7 @@ CUZK_HD void r4_first(const PassParams& p, uint32_t block, uint32_t u, uint64_t*
   for (int t = 0; t < 4; t++) {
     const size_t gp = r4_in_pos(p, g, q + t * q4);
     a[t] = ld_data(p.in + gp);
-    if (p.in_factor.kind != kTabNone) a[t] = mul_table(a[t], p.in_factor, gp >> p.in_factor.log_div);
+    if (p.in_factor.kind != kTabNone) a[t] = mul_table(a[t], p.in_factor, q + t * q4);
   }
   // a = elements q, q + R/4, q + R/2, q + 3R/4: stage R/2 pairs (a0, a2), (a1, a3)
   r4_butterflies(a, p.tw_inner, q, q4);
@@ -392,10 +401,10 @@ struct PowSpec {
 };
 /// A positional post-pass table of a pass with radix R = 2^log_r and digit stride S = 2^log_s: entry
 /// (low, f) = ω_M^(low·f)·a^low·b^f for low < S, f < R (ω_M the pass's post-pass root, M = R·S). The
-/// factors a^low and b^f are coset powers that ride on the twiddle's product. Exact (w = s): one table
-/// lo[low + f·S]. Two-level: low = l0 + 2^w·l1, lo[l0 + f·2^w] = ω_M^(l0·f)·a^l0·b^f and
-/// hi[l1 + f·2^(s − w)] = ω_M^(2^w·l1·f)·a^(2^w·l1): the same two products as an exponent table's, in
-/// (2^w + 2^(s − w))·R entries instead of M.
+/// factors are coset powers that ride on the twiddle's product. Exact (w = s): one table lo[low + f·S],
+/// M entries. Two-level: low = l0 + 2^w·l1, lo[l0 + f·2^w] = ω_M^(l0·f)·a^l0·b^f
+/// and hi[l1 + f·2^(s − w)] = ω_M^(2^w·l1·f)·a^(2^w·l1), (2^w + 2^(s − w))·R entries, two products.
+/// Indexing by position rather than by the exponent low·f is what lets the coset powers ride along.
 struct PosSpec {
   Fr omega{}, a{}, b{};
   int log_s = 0, log_r = 0;
@@ -410,12 +419,11 @@ struct PosGrid {
 };
 
 /// A table: by exponent as powers, exact (lo only) or two-level (lo = ω^i, i < 2^w; hi =
-/// factor·ω^(i·2^w)); or positional (by_position, pos).
+/// factor·ω^(i·2^w)); or positional (by_position, pos: the post-pass tables of coset transforms).
 struct TableSpec {
   int kind = kTabNone;
   int log_lo = 0;
   PowSpec lo, hi;
-  int log_div = 0;
   int by_position = 0;
   PosSpec pos;
 };
@@ -561,33 +569,30 @@ inline TransformSpec make_transform(int L, RootConvention conv, bool inverse, bo
     ts.inner[q].kind = kTabExact;
     ts.inner[q].lo = {root(g.k), Fr::one(), size_t{1} << (g.k - 1)};
     if (q < P - 1) {
+      // Coset transforms: positional, a = the forward's shift^low (pass 1), b = the inverse's
+      // shift^(−R_1···R_(q−1)·f). Plain ones: by exponent (the same products; its two-level tables are
+      // ~1 MiB against 16 MiB positional ones at 2^27, which made a plain 2^27 transform 2.4 % slower),
+      // an inverse's n⁻¹ on the last post table.
       const int log_m = g.k + g.log_stride;
-      if (coset && !inverse && q == 0)
-        ts.post[q] = positional_table(root(log_m), g.log_stride, g.k, shift, Fr::one(), max_exact_log);
-      else if (coset && inverse)
-        ts.post[q] = positional_table(root(log_m), g.log_stride, g.k, Fr::one(), pow2k(shift_inv, log_done),
-                                      max_exact_log);
-      else
+      if (coset) {
+        const Fr a = !inverse && q == 0 ? shift : Fr::one();
+        const Fr b = inverse ? pow2k(shift_inv, log_done) : Fr::one();
+        ts.post[q] = positional_table(root(log_m), g.log_stride, g.k, a, b, max_exact_log);
+      } else {
         ts.post[q] =
             power_table(root(log_m), log_m, fold_n_inv && q == P - 2 ? n_inv : Fr::one(), max_exact_log);
+      }
     }
     log_done += g.k;
   }
-  if (coset && P > 1) {
-    const int k_first = ts.plan.pass[0].k, k_last = ts.plan.pass[P - 1].k;
-    if (!inverse) {
-      ts.in_factor = power_table(pow2k(shift, L - k_first), k_first, Fr::one(), max_exact_log);
-      ts.in_factor.log_div = L - k_first;
-    } else {
-      ts.out_factor = power_table(pow2k(shift_inv, L - k_last), k_last, n_inv, max_exact_log);
-      ts.out_factor.log_div = L - k_last;
-    }
+  // the rest of the coset powers: the digit of pass 1 on load, the frequency of pass P on store (R-entry
+  // tables; with one pass the digit is the whole index)
+  if (coset && !inverse) {
+    const int k = ts.plan.pass[0].k;
+    ts.in_factor = power_table(pow2k(shift, L - k), k, Fr::one(), max_exact_log);
   } else if (coset) {
-    if (!inverse) {
-      ts.in_factor = power_table(shift, L, Fr::one(), max_exact_log);
-    } else {
-      ts.out_factor = power_table(shift_inv, L, n_inv, max_exact_log);
-    }
+    const int k = ts.plan.pass[P - 1].k;
+    ts.out_factor = power_table(pow2k(shift_inv, L - k), k, n_inv, max_exact_log);
   }
   if (inverse && !coset && P == 1) {
     ts.scale_out = 1;

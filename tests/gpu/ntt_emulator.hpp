@@ -45,7 +45,6 @@ struct HostTables {
     nd::Table r;
     r.kind = t.kind;
     r.log_lo = t.log_lo;
-    r.log_div = t.log_div;
     r.by_position = t.by_position;
     if (t.kind == nd::kTabNone) return r;
     store.push_back(t.by_position ? host_grid(nd::pos_grid(t, 0)) : host_powers(t.lo));

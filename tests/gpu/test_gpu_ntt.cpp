@@ -119,30 +119,30 @@ TEST(GpuNttEmulated, CosetFoldWithTwoLevelPositionalTables) {
       emulate_ntt(x, c.L, c.conv, inv, true, shift, nd::kLogBlockElems, c.max_exact);
       EXPECT_EQ(x, ref) << "L=" << c.L << " max_exact=" << c.max_exact << " inverse=" << inv;
     }
-  // 2^27 at the default limit: every post table of a coset transform that carries shift powers is
-  // positional (forward: pass 1; inverse: every non-last pass), the load or store factor is an R-entry
-  // digit table, and the four transforms' tables stay small (the exponent tables are two-level there; the
-  // positional ones 2^18 + 2^18 entries for pass 1, 2^18 exact for pass 2)
+  // 2^27 at the default limit: the post tables of coset transforms are positional (two-level for pass 1,
+  // exact for pass 2), those of plain ones by exponent; the load or store factor of a coset transform is
+  // an R-entry digit table, and the four transforms' tables stay small (the positional ones (2^18 + 2^18)
+  // + 2^18 entries per coset transform)
   const int L = 27;
   const Fr shift = Fr::from_u64(7);
   const auto fwd = nd::make_transform(L, RootConvention::kGenerator7, false, true, shift);
   EXPECT_EQ(fwd.post[0].by_position, 1);
   EXPECT_EQ(fwd.post[0].kind, nd::kTabTwoLevel);
-  EXPECT_EQ(fwd.post[1].by_position, 0);
+  EXPECT_EQ(fwd.post[1].by_position, 1);
+  EXPECT_EQ(fwd.post[1].kind, nd::kTabExact);
   EXPECT_EQ(fwd.in_factor.lo.count, size_t{1} << fwd.plan.pass[0].k);
-  EXPECT_EQ(fwd.in_factor.log_div, fwd.plan.pass[0].log_stride);
   EXPECT_EQ(fwd.out_factor.kind, nd::kTabNone);
   const auto inv = nd::make_transform(L, RootConvention::kGenerator7, true, true, shift);
   EXPECT_EQ(inv.post[0].by_position, 1);
   EXPECT_EQ(inv.post[1].by_position, 1);
   EXPECT_EQ(inv.out_factor.lo.count, size_t{1} << inv.plan.pass[2].k);
-  EXPECT_EQ(inv.out_factor.log_div, L - inv.plan.pass[2].k);
   EXPECT_EQ(inv.in_factor.kind, nd::kTabNone);
   size_t entries = 0;
   for (int mode = 0; mode < 4; mode++)
     entries +=
         nd::table_entries(nd::make_transform(L, RootConvention::kGenerator7, mode & 1, mode & 2, shift));
-  EXPECT_LT(entries * sizeof(Fr), size_t{96} << 20);
+  EXPECT_LT(entries * sizeof(Fr), size_t{80} << 20);
+  EXPECT_EQ(nd::make_transform(L, RootConvention::kGenerator7, false, false, shift).post[0].by_position, 0);
   // and at 2^24, where every table is exact, the fold keeps its single positional table per pass
   const auto f24 = nd::make_transform(24, RootConvention::kGenerator7, false, true, shift);
   EXPECT_EQ(f24.post[0].kind, nd::kTabExact);
