@@ -18,7 +18,9 @@ namespace {
 /// shared memory per block. Every global load (first round) precedes the first barrier and every store
 /// (last round) follows the last, so a pass may run in place. Three blocks per SM (80 registers, 112 bytes
 /// spilled; with the shared-memory carveout at its maximum) against two (107 registers, no spill): 2^24
-/// forward 4.79 → 4.67 ms, 2^27 43.9 → 42.4 ms on an H200 (docs/PERFORMANCE.md §19).
+/// forward 4.79 → 4.67 ms, 2^27 43.9 → 42.4 ms on an H200 (docs/PERFORMANCE.md §19). kPositional: the
+/// post-pass table is positional (coset transforms; nd::r4_store).
+template <bool kPositional>
 __global__ void __launch_bounds__(nd::kPassThreads, 3) ntt_pass_kernel(const nd::PassParams p) {
   extern __shared__ ulonglong2 pass_smem[];
   uint64_t* sm = reinterpret_cast<uint64_t*>(pass_smem);
@@ -40,7 +42,7 @@ __global__ void __launch_bounds__(nd::kPassThreads, 3) ntt_pass_kernel(const nd:
   }
   __syncthreads();
 #pragma unroll 1
-  for (uint32_t u = threadIdx.x; u < units; u += blockDim.x) nd::r4_last(p, blockIdx.x, u, sm);
+  for (uint32_t u = threadIdx.x; u < units; u += blockDim.x) nd::r4_last<kPositional>(p, blockIdx.x, u, sm);
 }
 
 /// Sizes 2, 4 and 8: one thread, the definition. w = ω or ω⁻¹; forward: x_k·s^k first; inverse: outputs
@@ -259,12 +261,11 @@ void GpuNtt::run(DeviceFrVec& x, bool inverse, bool coset, const Fr& shift) {
       p.scale = ts.scale;
     }
     const size_t smem = nd::r4_smem_bytes(g.k, g.log_c);
-    CUZK_CUDA_CHECK(
-        cudaFuncSetAttribute(ntt_pass_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+    auto* kernel = p.post.by_position ? ntt_pass_kernel<true> : ntt_pass_kernel<false>;
+    CUZK_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    CUZK_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                          cudaSharedmemCarveoutMaxShared));
-    ntt_pass_kernel<<<(unsigned)nd::pass_blocks(L, g.k, g.log_c), nd::r4_threads(g.k, g.log_c), smem,
-                      ctx.stream()>>>(p);
+    kernel<<<(unsigned)nd::pass_blocks(L, g.k, g.log_c), nd::r4_threads(g.k, g.log_c), smem, ctx.stream()>>>(p);
     CUZK_CUDA_CHECK_LAUNCH("ntt_pass_kernel", ctx.stream());
   }
   // scratch returns to the pool; later users are ordered after these passes on the same stream

@@ -157,24 +157,13 @@ CUZK_HD Fr table_value(const Table& t, uint64_t e) {
   return PassArith::mul_canon(ld_table(t.lo + (e & mask)), ld_table(t.hi + (e >> t.log_lo)));
 }
 
-/// The post-pass multiplier of output frequency f of sub-problem `low` (low < 2^log_s). By exponent e =
-/// low·f: lo[e] or lo[e & (2^w − 1)]·hi[e >> w]. Positional (TableSpec::pos): exact lo[low + f·2^s] (w = s)
-/// or, with low = l0 + 2^w·l1, lo[l0 + f·2^w]·hi[l1 + f·2^(s − w)]. Both forms share one load and one
-/// product: a second inlined product made the pass kernel spill more and a plain 2^24 transform 2.5 %
-/// slower on an H200 (docs/PERFORMANCE.md §20).
+/// The post-pass multiplier of output frequency f of sub-problem `low` (low < 2^log_s) from a positional
+/// table (TableSpec::pos): exact lo[low + f·2^s] (w = s), or two-level with low = l0 + 2^w·l1:
+/// lo[l0 + f·2^w]·hi[l1 + f·2^(s − w)].
 CUZK_HD Fr post_value(const Table& t, uint64_t low, uint64_t f, int log_s) {
-  const uint64_t mask = (uint64_t{1} << t.log_lo) - 1;
-  uint64_t i_lo, i_hi;
-  if (t.by_position) {
-    i_lo = (low & mask) + (f << t.log_lo);
-    i_hi = (low >> t.log_lo) + (f << (log_s - t.log_lo));
-  } else {
-    const uint64_t e = low * f;
-    i_lo = t.kind == kTabExact ? e : e & mask;
-    i_hi = e >> t.log_lo;
-  }
-  const Fr x = ld_table(t.lo + i_lo);
-  return t.kind == kTabExact ? x : PassArith::mul_canon(x, ld_table(t.hi + i_hi));
+  const Fr x = ld_table(t.lo + (low & ((uint64_t{1} << t.log_lo) - 1)) + (f << t.log_lo));
+  if (t.kind == kTabExact) return x;
+  return PassArith::mul_canon(x, ld_table(t.hi + (low >> t.log_lo) + (f << (log_s - t.log_lo))));
 }
 
 CUZK_HD uint32_t bitrev(uint32_t x, int bits) {
@@ -266,11 +255,20 @@ CUZK_HD size_t r4_in_pos(const PassParams& p, const SubGeom& g, uint32_t j) {
   return g.low + ((size_t)j << p.log_stride) + ((g.high << p.log_r) << p.log_stride);
 }
 /// Stores output frequency f of sub-problem g with the post-pass twiddle or the output factor (a
-/// non-last pass may store a lazily reduced value; the last stores canonical ones).
+/// non-last pass may store a lazily reduced value; the last stores canonical ones). kPositional: the post
+/// table is positional (coset transforms), else indexed by the exponent low·f. The two forms are two
+/// instantiations of the kernel: one kernel doing both (one load and product, the index chosen at run
+/// time) made plain transforms 2–3 % slower on an H200 (docs/PERFORMANCE.md §20).
+template <bool kPositional>
 CUZK_HD void r4_store(const PassParams& p, const SubGeom& g, uint32_t f, Fr x) {
   using A = PassArith;
   if (!p.last) {
-    if (p.post.kind != kTabNone) x = PassArith::mul(x, post_value(p.post, g.low, f, p.log_stride));
+    if (p.post.kind != kTabNone) {
+      if constexpr (kPositional)
+        x = A::mul(x, post_value(p.post, g.low, f, p.log_stride));
+      else
+        x = mul_table(x, p.post, (uint64_t)g.low * f);
+    }
     st_data(p.out + g.low + ((size_t)f << p.log_stride) + ((g.high << p.log_r) << p.log_stride), x);
   } else {
     const size_t idx = g.base + ((size_t)f << (p.log_n - p.log_r));
@@ -347,6 +345,7 @@ CUZK_HD void r2_middle(const PassParams& p, int log_h, uint32_t v, uint64_t* sm)
 
 /// Last round (stages 2 and 1) of unit u: elements 4q..4q + 3, whose results are the frequencies
 /// bitrev_K(4q + t); writes the outputs.
+template <bool kPositional>
 CUZK_HD void r4_last(const PassParams& p, uint32_t block, uint32_t u, const uint64_t* sm) {
   const int K = p.log_r;
   const uint32_t C = 1u << p.log_c, R = 1u << K, E = C * R;
@@ -363,10 +362,10 @@ CUZK_HD void r4_last(const PassParams& p, uint32_t block, uint32_t u, const uint
   a[1] = A::add(a[1], a[3]);
   a[3] = A::mul(d, ld_table(p.tw_inner + R / 4));
   const SubGeom g = sub_geom(p, block, c);
-  r4_store(p, g, bitrev(4 * q, K), A::add(a[0], a[1]));
-  r4_store(p, g, bitrev(4 * q + 1, K), A::sub(a[0], a[1]));
-  r4_store(p, g, bitrev(4 * q + 2, K), A::add(a[2], a[3]));
-  r4_store(p, g, bitrev(4 * q + 3, K), A::sub(a[2], a[3]));
+  r4_store<kPositional>(p, g, bitrev(4 * q, K), A::add(a[0], a[1]));
+  r4_store<kPositional>(p, g, bitrev(4 * q + 1, K), A::sub(a[0], a[1]));
+  r4_store<kPositional>(p, g, bitrev(4 * q + 2, K), A::add(a[2], a[3]));
+  r4_store<kPositional>(p, g, bitrev(4 * q + 3, K), A::sub(a[2], a[3]));
 }
 
 /// The middle rounds of a pass of radix 2^k (between r4_first and r4_last), in order: n of them, log_h[i]

@@ -73,7 +73,11 @@ inline void emulate_pass(const nd::PassParams& p) {
       else
         for (uint32_t v = 0; v < 2 * units; v++) nd::r2_middle(p, -lh, v, sm.data());
     }
-    for (uint32_t u = 0; u < units; u++) nd::r4_last(p, (uint32_t)b, u, sm.data());
+    for (uint32_t u = 0; u < units; u++)
+      if (p.post.by_position)
+        nd::r4_last<true>(p, (uint32_t)b, u, sm.data());
+      else
+        nd::r4_last<false>(p, (uint32_t)b, u, sm.data());
   }
 }
 
