@@ -112,8 +112,8 @@ int log_block() {
   return v;
 }
 /// Run-time tuning switch (environment, read once), kept for experiments: CUZK_NTT_EXACT_LOG = 10..28 sets
-/// the largest exponent range kept as one exact table (default nd::kMaxExactLog; at 2^27, 27 makes a
-/// coset transform 9 % faster for 4 GiB per table).
+/// the largest exponent range kept as one exact table (default nd::kMaxExactLog; at 2^27, 27 made a
+/// plain transform 3.6 % faster for 4 GiB per table, docs/PERFORMANCE.md §17).
 int exact_log() {
   const char* e = std::getenv("CUZK_NTT_EXACT_LOG");
   static const int v = e && *e && std::atoi(e) >= 10 && std::atoi(e) <= 28 ? std::atoi(e) : nd::kMaxExactLog;
