@@ -89,7 +89,7 @@ struct Table {
   const Fr* hi = nullptr;
   int kind = kTabNone;
   int log_lo = 0;       ///< w
-  int by_position = 0;  ///< a post-pass table indexed by (low, f) (TableSpec::pos), not by the exponent low·f
+  int by_position = 0;  ///< a positional post-pass table (TableSpec::pos): picks r4_last<true>
 };
 
 /// Everything one pass needs (passed by value to the kernel).
