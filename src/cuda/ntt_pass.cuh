@@ -427,16 +427,17 @@ struct TableSpec {
   PosSpec pos;
 };
 
+/// x^(2^e): e squarings (table setup on the host).
+inline Fr pow2k(Fr x, int e) {
+  for (int i = 0; i < e; i++) x = x.sqr();
+  return x;
+}
+
 /// The lo (half 0) or hi (half 1) grid of a positional table spec.
 inline PosGrid pos_grid(const TableSpec& t, int half) {
   const PosSpec& p = t.pos;
   if (half == 0) return {p.omega, p.a, p.b, t.log_lo, p.log_r};
-  Fr w = p.omega, a = p.a;
-  for (int i = 0; i < t.log_lo; i++) {
-    w = w.sqr();
-    a = a.sqr();
-  }
-  return {w, a, Fr::one(), p.log_s - t.log_lo, p.log_r};
+  return {pow2k(p.omega, t.log_lo), pow2k(p.a, t.log_lo), Fr::one(), p.log_s - t.log_lo, p.log_r};
 }
 
 /// Entries (Fr) a table spec materializes.
@@ -505,9 +506,7 @@ inline TableSpec power_table(const Fr& root, int log_m, const Fr& factor, int ma
   t.kind = kTabTwoLevel;
   t.log_lo = (log_m + 1) / 2;
   t.lo = {root, Fr::one(), size_t{1} << t.log_lo};
-  Fr step = root;
-  for (int i = 0; i < t.log_lo; i++) step = step.sqr();
-  t.hi = {step, factor, size_t{1} << (log_m - t.log_lo)};
+  t.hi = {pow2k(root, t.log_lo), factor, size_t{1} << (log_m - t.log_lo)};
   return t;
 }
 
@@ -554,11 +553,6 @@ inline TransformSpec make_transform(int L, RootConvention conv, bool inverse, bo
   auto root = [&](int log_m) {
     Fr w = root_of_unity(log_m, conv);
     return inverse ? w.inverse() : w;
-  };
-  // x^(2^e)
-  auto pow2k = [](Fr x, int e) {
-    for (int i = 0; i < e; i++) x = x.sqr();
-    return x;
   };
   const bool fold_n_inv = inverse && !coset && P > 1;
   const Fr shift_inv = coset && inverse ? shift.inverse() : Fr::one();
