@@ -166,6 +166,16 @@ int bench_prove(const BenchProveArgs& a) {
     DeviceChoice d = a.device;
     d.gpu_mem_budget = a.stream_budget;
     std::unique_ptr<ProverBackend> be = make_backend(d);
+#ifdef CUZK_WITH_CUDA
+    if (auto* g = dynamic_cast<GpuBackend*>(be.get())) {
+      const DevicePlan p = g->plan(*key);
+      std::printf("budget %.1f GiB: %s\n", a.stream_budget / 1073741824.0, p.describe().c_str());
+      report["plan"] = p.describe();
+      const double gbps = cuda::pinned_upload_gbps(size_t{1} << 30, 5, g->options().device);
+      std::printf("pinned host->device: %.1f GB/s (1 GiB copies, median of 5)\n", gbps);
+      report["pinned_h2d_gbps"] = gbps;
+    }
+#endif
     std::vector<double> streamed_ms;
     for (int rep = 0; rep < a.reps; rep++) {
       const auto t1 = Clock::now();

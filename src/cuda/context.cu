@@ -1,8 +1,11 @@
 // Per-GPU contexts, the caching pool, and the device/memory parts of gpu.hpp.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "cuda/context.cuh"
@@ -357,6 +360,95 @@ void UploadStaging::upload_at(DeviceFrVec& dst, size_t at, const Fr* host, size_
     CUZK_CUDA_CHECK(cudaEventSynchronize(last));  // on the device now; no stream waits for it
   else
     CUZK_CUDA_CHECK(cudaStreamWaitEvent(ctx.stream(), last, 0));  // later context work sees the data
+}
+
+HostRegistration::HostRegistration(const void* p, size_t bytes, int device) {
+  if (!p || bytes == 0) return;
+  Context::get(device).activate();
+  // Read-only registration where the device supports it, else the default kind; a failure is not fatal
+  // (the copies are then staged by the driver).
+  if (cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterReadOnly) != cudaSuccess) {
+    cudaGetLastError();
+    if (cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterDefault) != cudaSuccess) {
+      cudaGetLastError();
+      return;
+    }
+  }
+  ptr_ = const_cast<void*>(p);
+  bytes_ = bytes;
+}
+HostRegistration::~HostRegistration() {
+  if (ptr_) cudaHostUnregister(ptr_);
+}
+HostRegistration::HostRegistration(HostRegistration&& o) noexcept
+    : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+HostRegistration& HostRegistration::operator=(HostRegistration&& o) noexcept {
+  if (this != &o) {
+    if (ptr_) cudaHostUnregister(ptr_);
+    ptr_ = std::exchange(o.ptr_, nullptr);
+    bytes_ = std::exchange(o.bytes_, 0);
+  }
+  return *this;
+}
+
+ChunkPipe::ChunkPipe(size_t chunk_bytes, int device) : device_(device), chunk_(chunk_bytes) {
+  Context::get(device).activate();
+  try {
+    cudaStream_t st;
+    CUZK_CUDA_CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    stream_ = st;
+    for (int i = 0; i < 2; i++) {
+      CUZK_CUDA_CHECK(cudaMalloc(&buf_[i], chunk_ ? chunk_ : 1));
+      cudaEvent_t ev;
+      CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+      done_[i] = ev;
+    }
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+ChunkPipe::~ChunkPipe() { release(); }
+void ChunkPipe::release() noexcept {
+  if (stream_) cudaStreamSynchronize(static_cast<cudaStream_t>(stream_));
+  for (int i = 0; i < 2; i++) {
+    if (buf_[i]) cudaFree(buf_[i]);
+    if (done_[i]) cudaEventDestroy(static_cast<cudaEvent_t>(done_[i]));
+    buf_[i] = done_[i] = nullptr;
+  }
+  if (stream_) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+  stream_ = nullptr;
+}
+void ChunkPipe::fetch(int slot, const void* host, size_t bytes) {
+  if ((slot != 0 && slot != 1) || bytes > chunk_)
+    throw Error(ErrorCode::kInvalidArgument, "ChunkPipe::fetch: " + std::to_string(bytes) + " bytes into slot " +
+                                                 std::to_string(slot) + " of " + std::to_string(chunk_));
+  Context::get(device_).activate();
+  auto st = static_cast<cudaStream_t>(stream_);
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(buf_[slot], host, bytes, cudaMemcpyHostToDevice, st));
+  CUZK_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(done_[slot]), st));
+}
+const void* ChunkPipe::wait(int slot) {
+  CUZK_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(done_[slot & 1])));
+  return buf_[slot & 1];
+}
+
+double pinned_upload_gbps(size_t bytes, int reps, int device) {
+  Context::get(device).activate();
+  PinnedBuffer host(bytes);
+  std::memset(host.data(), 1, bytes);
+  ChunkPipe pipe(bytes, device);
+  std::vector<double> ms;
+  for (int r = 0; r <= reps; r++) {
+    const auto t0 = std::chrono::steady_clock::now();
+    pipe.fetch(0, host.data(), bytes);
+    pipe.wait(0);
+    const double t = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (r > 0) ms.push_back(t);  // the first copy warms up
+  }
+  std::sort(ms.begin(), ms.end());
+  const double med = ms.empty() ? 0 : ms[ms.size() / 2];
+  return med > 0 ? (double)bytes / (med * 1e6) : 0;
 }
 
 void DeviceFrVec::upload(const Fr* host) {

@@ -168,6 +168,60 @@ class UploadStaging {
   int k_ = 0;                           // the buffer the next chunk goes to
 };
 
+/// Page-locks an existing host range (cudaHostRegister, read-only use) for this object's lifetime, so
+/// that copies out of it run as DMA at the link's rate and asynchronously to the host thread, with no
+/// second host copy. Registration can fail (locked-memory limits, a range the driver will not pin):
+/// then ok() is false and copies from the range are staged by the driver at the pageable rate.
+class HostRegistration {
+ public:
+  HostRegistration() = default;
+  /// Registers [p, p + bytes) with the driver (device `device` is made current first).
+  HostRegistration(const void* p, size_t bytes, int device);
+  ~HostRegistration();
+  HostRegistration(HostRegistration&& o) noexcept;
+  HostRegistration& operator=(HostRegistration&& o) noexcept;
+  HostRegistration(const HostRegistration&) = delete;
+  HostRegistration& operator=(const HostRegistration&) = delete;
+  bool ok() const { return ptr_ != nullptr; }
+  size_t bytes() const { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+/// Two device buffers of `chunk_bytes` that receive consecutive chunks of a host array on their own
+/// copy stream while the caller computes on the other one (double buffering). The caller's compute on a
+/// buffer must have finished (host-synchronous, as Msm calls are) before the buffer is fetched into again.
+class ChunkPipe {
+ public:
+  ChunkPipe(size_t chunk_bytes, int device);
+  ~ChunkPipe();
+  ChunkPipe(const ChunkPipe&) = delete;
+  ChunkPipe& operator=(const ChunkPipe&) = delete;
+
+  /// Queues host[0..bytes) → buffer `slot` (0 or 1) on the copy stream; bytes ≤ chunk_bytes(). Returns
+  /// at once when `host` is page-locked (HostRegistration, PinnedBuffer), else once the driver staged it.
+  void fetch(int slot, const void* host, size_t bytes);
+  /// Waits until the last fetch into `slot` has landed and returns the buffer's device address.
+  const void* wait(int slot);
+  size_t chunk_bytes() const { return chunk_; }
+  /// Device bytes held (both buffers).
+  size_t device_bytes() const { return 2 * chunk_; }
+
+ private:
+  void release() noexcept;
+  int device_;
+  size_t chunk_;
+  void* buf_[2] = {nullptr, nullptr};
+  void* done_[2] = {nullptr, nullptr};  // cudaEvent_t: the last fetch into buf_[i] has landed
+  void* stream_ = nullptr;              // cudaStream_t
+};
+
+/// Host→device copy rate of `bytes` from page-locked memory on `device`, in GB/s (10^9 bytes per second):
+/// the median of `reps` timed copies after one warm-up.
+double pinned_upload_gbps(size_t bytes, int reps, int device = 0);
+
 // ---- batched arithmetic (host arrays in and out; for tests and benchmarks) ---------------------------
 
 /// Element-wise operation of the batched field kernels. kSqr and kNeg ignore `b`.
@@ -283,6 +337,8 @@ void fr_mul_sub_scale(const DeviceFrVec& a, const DeviceFrVec& b, const DeviceFr
                       DeviceFrVec& out);
 /// out_i = a_i·b_i (snarkjs's C = A∘B on the domain); all of one size (else kInvalidArgument).
 void fr_mul(const DeviceFrVec& a, const DeviceFrVec& b, DeviceFrVec& out);
+/// out = (a − c)·s element-wise (out may alias a or c): the last step of H when a∘b was formed first.
+void fr_sub_scale(const DeviceFrVec& a, const DeviceFrVec& c, const Fr& s, DeviceFrVec& out);
 /// x_i ← x_i·s.
 void fr_scale(DeviceFrVec& x, const Fr& s);
 

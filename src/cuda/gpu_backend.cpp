@@ -2,15 +2,18 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <future>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include "cuda/gpu.hpp"
 #include "cuda/msm.hpp"
 #include "ff/roots.hpp"
 #include "groth16/compact_cs.hpp"
+#include "groth16/device_plan.hpp"
 #include "msm/pippenger.hpp"
 #include "util/error.hpp"
 #include "util/fault.hpp"
@@ -25,29 +28,66 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-/// Device bytes one partition of a 2^log_n key needs besides the key: a, b, c, aux, the gathered A and
-/// B scalars, the NTT scratch and tables, and the MSM engines' digit/sort scratch (about 10 words per H
-/// scalar).
-size_t working_set(int log_n) {
-  return (size_t{1} << log_n) * 32 * 16 + cuda::GpuNtt::max_table_bytes(log_n);
+/// The device plan's view of `key` with these rows (deferred assignments) on this device.
+DeviceShape shape_on_device(const ProvingKey& key, const CompactCs* rows) {
+  DeviceShape sh = device_shape(key);
+  sh.rows_bytes = rows ? rows->bytes() : 0;
+  sh.ntt_table_bytes = cuda::GpuNtt::max_table_bytes(key.log_n);
+  return sh;
 }
 
-/// The point vectors of one key on the device, one MSM engine each.
+/// The plan's chunk size, or CUZK_STREAM_CHUNK_BYTES from the environment when smaller (tests: many
+/// chunks on small keys), rounded down to whole G2 points (192 bytes; also whole G1 points).
+size_t chunk_bytes(const DevicePlan& plan) {
+  size_t b = plan.chunk_bytes;
+  if (const char* e = std::getenv("CUZK_STREAM_CHUNK_BYTES"); e && *e) {
+    const unsigned long long v = std::strtoull(e, nullptr, 10);
+    if (v >= 192 && v < b) b = v;
+  }
+  return b / 192 * 192;
+}
+
+/// One key on the device, laid out by its DevicePlan: the resident point vectors with an MSM engine
+/// each, and the streamed vectors' host ranges page-locked so that their chunks cross at the link's DMA
+/// rate (HostRegistration; no second host copy).
 struct Resident {
   std::shared_ptr<const ProvingKey> key;
-  cuda::MsmG1 a, b_g1, l, h;
-  cuda::MsmG2 b_g2;
-  size_t bytes = 0;
+  DevicePlan plan;
+  std::unique_ptr<cuda::MsmG1> a, b_g1, l, h;
+  std::unique_ptr<cuda::MsmG2> b_g2;
+  std::vector<cuda::HostRegistration> pins;
+  size_t bytes = 0;  // device bytes of the resident vectors
   uint64_t last_use = 0;
+  bool planned_with_rows = false;  // the plan counted the rows of deferred assignments
 
-  Resident(std::shared_ptr<const ProvingKey> k, int device)
-      : key(std::move(k)), a({device}), b_g1({device}), l({device}), h({device}), b_g2({device}) {
-    a.set_bases(key->a);
-    b_g1.set_bases(key->b_g1);
-    l.set_bases(key->l);
-    h.set_bases(key->h);
-    b_g2.set_bases(key->b_g2);
-    bytes = key->point_bytes() - key->ic.size() * sizeof(G1Affine);
+  Resident(std::shared_ptr<const ProvingKey> k, const DevicePlan& p, int device)
+      : key(std::move(k)), plan(p) {
+    const cuda::MsmConfig cfg{device, 0, size_t{1} << 28, plan.msm_scratch_bytes};
+    auto keep_g1 = [&](KeyVector v, std::unique_ptr<cuda::MsmG1>& e, const BigVector<G1Affine>& pts) {
+      if (plan.resident[(int)v]) {
+        e = std::make_unique<cuda::MsmG1>(cfg);
+        e->set_bases(pts);
+      } else if (key.use_count() > 0 && !pts.empty()) {
+        pins.emplace_back(pts.data(), pts.size() * sizeof(G1Affine), device);
+      }
+    };
+    keep_g1(KeyVector::kH, h, key->h);
+    keep_g1(KeyVector::kA, a, key->a);
+    keep_g1(KeyVector::kBG1, b_g1, key->b_g1);
+    keep_g1(KeyVector::kL, l, key->l);
+    if (plan.resident[(int)KeyVector::kBG2]) {
+      b_g2 = std::make_unique<cuda::MsmG2>(cfg);
+      b_g2->set_bases(key->b_g2);
+    } else if (key.use_count() > 0 && !key->b_g2.empty()) {
+      pins.emplace_back(key->b_g2.data(), key->b_g2.size() * sizeof(G2Affine), device);
+    }
+    bytes = plan.resident_bytes;
+  }
+  /// Whether every streamed vector's host range is page-locked.
+  bool pinned() const {
+    for (const auto& p : pins)
+      if (!p.ok()) return false;
+    return true;
   }
 };
 
@@ -104,23 +144,30 @@ struct GpuBackend::Impl {
   uint64_t clock = 0;
   size_t budget = 0;
   std::map<std::pair<int, int>, std::unique_ptr<cuda::GpuNtt>> ntts;
-  std::unique_ptr<cuda::MsmG1> stream_g1;
+  std::unique_ptr<cuda::MsmG1> stream_g1;  // the engines of streamed vectors (their scratch only)
   std::unique_ptr<cuda::MsmG2> stream_g2;
   std::unique_ptr<ThreadPool> g2_pool;
   std::unique_ptr<cuda::UploadStaging> staging;  // pinned chunks for the uploads (used under gpu_mu)
   std::unique_ptr<ThreadPool> copy_pool;         // the memcpy into them, split over threads
-  // Witness slots (deferred assignments): at most kSlots, each in use by one start() call.
-  static constexpr size_t kSlots = 2;
+  std::mutex abc_mu;                             // one host a, b, c evaluation at a time, on abc_pool
+  std::unique_ptr<ThreadPool> abc_pool;
+  // Witness slots (deferred assignments): at most the plan's witness_slots (≤ 2), each in use by one
+  // start() call.
   std::mutex slot_mu;
   std::condition_variable slot_cv;
   std::vector<std::unique_ptr<WitnessSlot>> free_slots;
   size_t slots = 0;                            // made and not destroyed
   std::unique_ptr<ThreadPool> slot_copy_pool;  // the memcpy of slot uploads (outside gpu_mu)
 
-  /// A free slot of at least n values, waiting while all are in use.
-  std::unique_ptr<WitnessSlot> take_slot(size_t n) {
+  /// A free slot of at least n values, waiting while all `cap` are in use (free slots beyond the cap are
+  /// dropped: a plan with fewer slots came after one with more).
+  std::unique_ptr<WitnessSlot> take_slot(size_t n, size_t cap) {
     std::unique_lock lk(slot_mu);
-    slot_cv.wait(lk, [&] { return !free_slots.empty() || slots < kSlots; });
+    while (!free_slots.empty() && slots > cap) {
+      free_slots.pop_back();
+      slots--;
+    }
+    slot_cv.wait(lk, [&] { return !free_slots.empty() || slots < cap; });
     if (!free_slots.empty()) {
       std::unique_ptr<WitnessSlot> s = std::move(free_slots.back());
       free_slots.pop_back();
@@ -203,9 +250,14 @@ struct GpuBackend::Impl {
     return b;
   }
 
-  /// Evicts least recently used keys and rows (not `keep`) until `need` more bytes fit the budget.
-  void make_room(size_t need, const void* keep) {
-    while (resident_bytes() + need > budget) {
+  /// Bytes the resident keys and rows may hold beside one partition of a key planned as `p`.
+  size_t key_budget(const DevicePlan& p) const {
+    const size_t part = std::max(p.ntt_phase_bytes, p.msm_phase_bytes) + kDeviceReserve;
+    return budget > part ? budget - part : 0;
+  }
+  /// Evicts least recently used keys and rows (not `keep`) until `need` more bytes fit in `limit`.
+  void make_room(size_t need, size_t limit, const void* keep) {
+    while (resident_bytes() + need > limit) {
       uint64_t oldest = UINT64_MAX;
       const void* victim = nullptr;
       for (auto& [k, r] : residents)
@@ -220,26 +272,22 @@ struct GpuBackend::Impl {
 
   /// The resident rows of cs, uploaded (after making room) on first use; nullptr when they do not fit
   /// the budget (then a, b, c are evaluated on the host for this call).
-  std::shared_ptr<ResidentRows> rows_for(const std::shared_ptr<const CompactCs>& cs, const void* key) {
+  std::shared_ptr<ResidentRows> rows_for(const std::shared_ptr<const CompactCs>& cs, const Resident& key) {
     auto it = rows.find(cs.get());
     if (it != rows.end() && it->second->cs == cs) {
       it->second->last_use = ++clock;
       return it->second;
     }
-    const size_t need = cs->bytes();
-    if (need > budget) return nullptr;
-    make_room(need, key);
+    if (!key.plan.rows_resident) return nullptr;
+    make_room(cs->bytes(), key_budget(key.plan), key.key.get());
     auto r = std::make_shared<ResidentRows>(cs, opt.device);
     r->last_use = ++clock;
     rows[cs.get()] = r;
     return r;
   }
 
-  size_t budget_for(int log_n) const {
-    if (opt.mem_budget) return opt.mem_budget;
-    const size_t ws = working_set(log_n);
-    return total_mem > ws ? total_mem - ws : 0;
-  }
+  /// The device bytes this backend may use: the configured budget, else the device's memory.
+  size_t device_budget() const { return opt.mem_budget ? opt.mem_budget : total_mem; }
 
   cuda::GpuNtt& ntt(int log_n, RootConvention conv) {
     auto& p = ntts[{log_n, (int)conv}];
@@ -247,36 +295,59 @@ struct GpuBackend::Impl {
     return *p;
   }
 
-  /// The resident copy of key, uploading it (after evicting least recently used keys) when it fits;
-  /// nullptr when it does not (stream it). Borrowed keys (no owner) are uploaded for this call only.
+  /// The device layout of key (planned on first use, with `rows` when its assignments are deferred):
+  /// its resident vectors uploaded after evicting least recently used keys and rows, its streamed ones
+  /// page-locked. Borrowed keys (no owner) are laid out for this call only. Throws kInvalidArgument
+  /// when the budget is below what one partition of this key needs.
   std::shared_ptr<Resident> resident_for(const std::shared_ptr<const ProvingKey>& key,
-                                         const void* keep = nullptr) {
-    budget = budget_for(key->log_n);
+                                         const CompactCs* rows_cs = nullptr) {
+    budget = device_budget();
+    const DevicePlan plan = plan_device(shape_on_device(*key, rows_cs), budget);
     auto it = residents.find(key.get());
     if (it != residents.end() && it->second->key == key) {
-      it->second->last_use = ++clock;
-      return it->second;
+      Resident& r = *it->second;
+      r.last_use = ++clock;
+      // A key preloaded before its rows were known keeps its uploads when the plan with the rows keeps
+      // the same vectors resident; otherwise it is laid out again.
+      if (!rows_cs || r.planned_with_rows) return it->second;
+      if (plan.resident == r.plan.resident) {
+        r.plan = plan;
+        r.planned_with_rows = true;
+        return it->second;
+      }
+      residents.erase(it);
     }
-    const size_t need = key->point_bytes();
-    if (need > budget) return nullptr;
-    make_room(need, keep);
-    auto r = std::make_shared<Resident>(key, opt.device);
+    if (!plan.fits)
+      throw Error(ErrorCode::kInvalidArgument, "GPU memory budget: a partition of this 2^" +
+                                                   std::to_string(key->log_n) + " key " + plan.describe());
+    make_room(plan.resident_bytes, key_budget(plan), rows_cs);
+    auto r = std::make_shared<Resident>(key, plan, opt.device);
+    r->planned_with_rows = rows_cs != nullptr;
     r->last_use = ++clock;
     if (key.use_count() > 0) residents[key.get()] = r;  // owned keys stay; borrowed ones go after the call
     return r;
   }
 
-  /// Σ scalars·bases over host `bases` streamed in chunks through `engine` (scalars on the device).
+  /// Σ scalars·bases over host `bases` streamed through the two buffers of `pipe` (scalars on the
+  /// device): chunk i + 1 crosses the link while chunk i's MSM runs.
   template <class F>
-  Jacobian<F> streamed(std::unique_ptr<cuda::Msm<F>>& engine, const BigVector<Affine<F>>& bases,
-                       const Fr* d_scalars, size_t n) {
-    if (!engine) engine = std::make_unique<cuda::Msm<F>>(cuda::MsmConfig{opt.device});
-    const size_t chunk = std::max<size_t>(size_t{1} << 20, budget / 2 / sizeof(Affine<F>));
+  Jacobian<F> streamed(std::unique_ptr<cuda::Msm<F>>& engine, cuda::ChunkPipe& pipe,
+                       const BigVector<Affine<F>>& bases, const Fr* d_scalars, size_t n, size_t scratch) {
+    if (!engine)
+      engine = std::make_unique<cuda::Msm<F>>(cuda::MsmConfig{opt.device, 0, size_t{1} << 28, scratch});
+    const size_t per = pipe.chunk_bytes() / sizeof(Affine<F>);
+    const size_t chunks = (n + per - 1) / per;
+    auto fetch = [&](size_t i) {
+      const size_t off = i * per, len = std::min(per, n - off);
+      pipe.fetch((int)(i & 1), bases.data() + off, len * sizeof(Affine<F>));
+    };
+    for (size_t i = 0; i < std::min<size_t>(2, chunks); i++) fetch(i);
     Jacobian<F> acc = Jacobian<F>::infinity();
-    for (size_t off = 0; off < n; off += chunk) {
-      const size_t len = std::min(chunk, n - off);
-      engine->set_bases(std::span<const Affine<F>>(bases.data() + off, len));
-      acc = acc + engine->msm_split01_device(d_scalars + off, len);
+    for (size_t i = 0; i < chunks; i++) {
+      const size_t off = i * per, len = std::min(per, n - off);
+      const auto* d = static_cast<const Affine<F>*>(pipe.wait((int)(i & 1)));
+      acc = acc + engine->msm_split01_device_bases(d, d_scalars + off, len);
+      if (i + 2 < chunks) fetch(i + 2);  // the MSM returned: its buffer is free
     }
     return acc;
   }
@@ -297,7 +368,14 @@ const GpuBackendOptions& GpuBackend::options() const { return impl_->opt; }
 
 bool GpuBackend::preload(const std::shared_ptr<const ProvingKey>& key) {
   std::lock_guard<std::mutex> lk(impl_->gpu_mu);
-  return key.use_count() > 0 && impl_->resident_for(key) != nullptr;
+  return key.use_count() > 0 && impl_->resident_for(key)->plan.all_resident();
+}
+
+DevicePlan GpuBackend::plan(const ProvingKey& key, const CompactCs* rows) const {
+  std::lock_guard<std::mutex> lk(impl_->gpu_mu);
+  auto it = impl_->residents.find(&key);
+  if (it != impl_->residents.end()) return it->second->plan;
+  return plan_device(shape_on_device(key, rows), impl_->device_budget());
 }
 
 size_t GpuBackend::evict(const ProvingKey* key) {
@@ -311,7 +389,8 @@ size_t GpuBackend::evict(const ProvingKey* key) {
 
 bool GpuBackend::resident(const ProvingKey* key) const {
   std::lock_guard<std::mutex> lk(impl_->gpu_mu);
-  return impl_->residents.count(key) > 0;
+  auto it = impl_->residents.find(key);
+  return it != impl_->residents.end() && it->second->plan.all_resident();
 }
 
 size_t GpuBackend::resident_bytes() const {
@@ -333,6 +412,21 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
   PartitionSums s;
   StageTimes& st = s.stages;
   std::future<G2> g2;
+  // The key's device layout first (uploaded or page-locked on first use): it says how many witness
+  // slots there are and whether a, b, c are transformed in sequence.
+  std::shared_ptr<Resident> res;
+  {
+    std::lock_guard<std::mutex> lk(im.gpu_mu);
+    const auto t = Clock::now();
+    res = im.resident_for(key, asg->rows.get());
+    if (ms_since(t) > 1) st.emplace_back("srs_upload", ms_since(t));
+  }
+  const DevicePlan& plan = res->plan;
+  // Frugal: the budget is the user's, or the plan leaves little room: the pool's cached blocks go back
+  // between H and the MSMs and each MSM engine's scratch after its call, so the device peak is the plan's.
+  const size_t peak =
+      plan.resident_bytes + std::max(plan.ntt_phase_bytes, plan.msm_phase_bytes) + kDeviceReserve;
+  const bool frugal = im.opt.mem_budget != 0 || plan.budget < peak + 4 * plan.msm_scratch_bytes;
   // Deferred a, b, c: the witness goes up into a slot before the GPU mutex is taken, overlapping the
   // kernels of the partition that holds it; the slot goes back when this call's kernels are done.
   std::unique_ptr<WitnessSlot> slot;
@@ -343,55 +437,62 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
       if (s) im.give_slot(std::move(s));
     }
   } slot_return{im, slot};
-  if (asg->rows) {
+  if (asg->rows && plan.witness_slots > 0) {
     auto t = Clock::now();
-    slot = im.take_slot(asg->inputs.size() + asg->aux.size());
+    slot = im.take_slot(asg->inputs.size() + asg->aux.size(), (size_t)plan.witness_slots);
     st.emplace_back("slot_wait", ms_since(t));
     t = Clock::now();
     im.fill_slot(*slot, *asg);
     st.emplace_back("upload_witness", ms_since(t));
   }
+  // Deferred rows that will not be on the device: a, b, c evaluated here, before the GPU mutex, so that
+  // this CPU work overlaps another partition's kernels.
+  std::shared_ptr<const Assignment> host_abc;
+  if (asg->rows && (!slot || !plan.rows_resident)) {
+    const auto t = Clock::now();
+    auto full = std::make_shared<Assignment>();
+    {
+      std::lock_guard g(im.abc_mu);
+      if (!im.abc_pool)
+        im.abc_pool = std::make_unique<ThreadPool>(std::max(1u, std::thread::hardware_concurrency()));
+      evaluate_abc(*asg->rows, witness_of(*asg), full->a.vec(), full->b.vec(), full->c.vec(), *im.abc_pool);
+    }
+    host_abc = full;
+    st.emplace_back("abc_host", ms_since(t));
+  }
   {
     std::lock_guard<std::mutex> lk(im.gpu_mu);
-    auto t = Clock::now();
-    std::shared_ptr<Resident> res = im.resident_for(key, asg->rows.get());
-    if (ms_since(t) > 1) st.emplace_back("srs_upload", ms_since(t));
+    res->last_use = ++im.clock;
 
-    // Deferred a, b, c (asg->rows): the witness goes up and the resident rows are evaluated on the device.
+    // Deferred a, b, c (asg->rows) whose rows are resident: evaluated on the device from the slot.
     // Otherwise a, b, c are uploaded through pinned staging on the copy stream, each transform queued as
     // soon as its input is staged, so the uploads overlap the NTTs; aux follows while they run.
     // Every buffer the copy stream writes is taken from the pool before any kernel is queued: a block
     // freed by a queued kernel (the NTT's scratch) may only be reused by work on the context stream.
-    t = Clock::now();
-    std::shared_ptr<ResidentRows> rows = asg->rows ? im.rows_for(asg->rows, key.get()) : nullptr;
+    auto t = Clock::now();
+    std::shared_ptr<ResidentRows> rows = host_abc || !asg->rows ? nullptr : im.rows_for(asg->rows, *res);
     if (asg->rows && ms_since(t) > 1) st.emplace_back("rows_upload", ms_since(t));
-    std::shared_ptr<const Assignment> host_abc;  // deferred rows that do not fit: evaluated here
-    if (asg->rows && !rows) {
-      t = Clock::now();
-      auto full = std::make_shared<Assignment>();
-      if (!im.copy_pool) im.copy_pool = std::make_unique<ThreadPool>(8);
-      evaluate_abc(*asg->rows, witness_of(*asg), full->a.vec(), full->b.vec(), full->c.vec(), *im.copy_pool);
-      host_abc = full;
-      st.emplace_back("abc_host", ms_since(t));
-    }
+    if (asg->rows && !rows && !host_abc)
+      throw Error(ErrorCode::kInternal,
+                  "GPU backend: the plan keeps the rows on the device, but they are not");
     const Assignment& hv = host_abc ? *host_abc : *asg;  // where host a, b, c are (when not on the device)
     const size_t ni = key->n_inputs;
     t = Clock::now();
-    cuda::DeviceFrVec a(n, dev), b(n, dev), c(n, dev);
-    cuda::DeviceFrVec wv(slot ? 0 : key->n_aux, dev);  // aux, when there is no slot
-    const Fr* d_w = slot ? slot->w.data() : nullptr;   // inputs ‖ aux, on the device already
-    const Fr* d_aux = slot ? d_w + ni : wv.data();
+    // In sequence, two vectors are live: b and c are loaded into the second in turn.
+    cuda::DeviceFrVec a(n, dev), b(n, dev), c(plan.abc_in_sequence ? 0 : n, dev);
+    cuda::DeviceFrVec wv(slot || plan.abc_in_sequence ? 0 : key->n_aux, dev);  // aux, when there is no slot
     std::unique_ptr<cuda::StreamTimer> abc_timer;
     if (rows) {
       abc_timer = std::make_unique<cuda::StreamTimer>(dev);
       abc_timer->start();
-      rows->dev.evaluate(0, d_w, a);
-      rows->dev.evaluate(1, d_w, b);
-      if (key->convention == HConvention::kBellperson) rows->dev.evaluate(2, d_w, c);
+      rows->dev.evaluate(0, slot->w.data(), a);
+      rows->dev.evaluate(1, slot->w.data(), b);
+      if (key->convention == HConvention::kBellperson) rows->dev.evaluate(2, slot->w.data(), c);
       abc_timer->stop();
     }
     size_t h_len = n;
     if (key->convention == HConvention::kSnarkjs) {
+      if (plan.abc_in_sequence) c = cuda::DeviceFrVec(n, dev);  // small keys: never in sequence in practice
       cuda::GpuNtt& ntt = im.ntt(key->log_n, RootConvention::kSnarkjs5);
       const Fr shift = root_of_unity(key->log_n + 1, RootConvention::kSnarkjs5);
       if (!rows) {
@@ -407,18 +508,27 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     } else {
       cuda::GpuNtt& ntt = im.ntt(key->log_n, RootConvention::kGenerator7);
       const Fr g = Fr::from_u64(7);
-      for (auto [v, host] : {std::pair{&a, &hv.a}, {&b, &hv.b}, {&c, &hv.c}}) {
-        if (!rows) im.upload_padded(*v, *host);
-        ntt.inverse(*v);
-        ntt.coset_forward(*v, g);
-      }
       const Fr z_inv = (g.pow_u64(n) - Fr::one()).inverse();
-      cuda::fr_mul_sub_scale(a, b, c, z_inv, a);
+      auto to_coset = [&](cuda::DeviceFrVec& v, const Scalars& host) {
+        if (!rows) im.upload_padded(v, host);
+        ntt.inverse(v);
+        ntt.coset_forward(v, g);
+      };
+      to_coset(a, hv.a);
+      to_coset(b, hv.b);
+      if (plan.abc_in_sequence) {
+        cuda::fr_mul(a, b, a);  // a∘b on the coset; b's buffer takes c
+        to_coset(b, hv.c);
+        cuda::fr_sub_scale(a, b, z_inv, a);
+      } else {
+        to_coset(c, hv.c);
+        cuda::fr_mul_sub_scale(a, b, c, z_inv, a);
+      }
       ntt.coset_inverse(a, g);
       h_len = n - 1;
     }
     st.emplace_back(rows ? "queue_abc_h" : "upload_abc_queue_h", ms_since(t));
-    if (!slot) {
+    if (!slot && !plan.abc_in_sequence) {
       t = Clock::now();
       im.upload(wv, asg->aux.data(), key->n_aux);
       st.emplace_back("upload_aux", ms_since(t));
@@ -430,12 +540,33 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     st.emplace_back("h_ntt_wait", ms_since(t));
     if (abc_timer) st.emplace_back("abc_device", abc_timer->ms());
     host_abc.reset();
+    if (frugal) cuda::release_cached_memory(dev);  // b, c and the NTT scratch go back to the driver
+    if (!slot && plan.abc_in_sequence) {           // the witness goes up now that H's buffers are gone
+      t = Clock::now();
+      wv = cuda::DeviceFrVec(key->n_aux, dev);
+      im.upload(wv, asg->aux.data(), key->n_aux);
+      st.emplace_back("upload_aux", ms_since(t));
+    }
+    const Fr* d_aux = slot ? slot->w.data() + ni : wv.data();
+
+    // The streamed vectors' chunk buffers, for this call's MSMs.
+    std::unique_ptr<cuda::ChunkPipe> pipe;
+    if (plan.streamed_bytes) pipe = std::make_unique<cuda::ChunkPipe>(chunk_bytes(plan), dev);
+    const size_t scratch = plan.msm_scratch_bytes;
+    auto run = [&](auto& engine, auto& stream_engine, const auto& bases, const Fr* sc, size_t len) {
+      using J = std::decay_t<decltype(engine->msm_split01_device(sc, len))>;
+      if (len == 0) return J::infinity();
+      J out = engine ? engine->msm_split01_device(sc, len)
+                     : im.streamed(stream_engine, *pipe, bases, sc, len, scratch);
+      if (frugal) (engine ? engine : stream_engine)->release_scratch();
+      return out;
+    };
 
     t = Clock::now();
-    s.h =
-        res ? res->h.msm_split01_device(a.data(), h_len) : im.streamed(im.stream_g1, key->h, a.data(), h_len);
+    s.h = run(res->h, im.stream_g1, key->h, a.data(), h_len);
     a = {};
     st.emplace_back("msm_h", ms_since(t));
+    if (frugal) cuda::release_cached_memory(dev);
 
     // scalars of A, B, L on the device, compacted by density
     t = Clock::now();
@@ -448,24 +579,20 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     cuda::synchronize(dev);
     st.emplace_back("density_gather", ms_since(t));
 
-    auto run_g1 = [&](const char* name, cuda::MsmG1* r, const BigVector<G1Affine>& bases, const Fr* sc,
-                      size_t len) {
+    auto run_g1 = [&](const char* name, std::unique_ptr<cuda::MsmG1>& r, const BigVector<G1Affine>& bases,
+                      const Fr* sc, size_t len) {
       const auto t0 = Clock::now();
-      G1 out = len == 0 ? G1::infinity()
-               : r      ? r->msm_split01_device(sc, len)
-                        : im.streamed(im.stream_g1, bases, sc, len);
+      G1 out = run(r, im.stream_g1, bases, sc, len);
       st.emplace_back(name, ms_since(t0));
       return out;
     };
-    s.a = run_g1("msm_a", res ? &res->a : nullptr, key->a, as.data(), as.size());
-    s.b_g1 = run_g1("msm_b_g1", res ? &res->b_g1 : nullptr, key->b_g1, bs.data(), bs.size());
-    s.l = run_g1("msm_l", res ? &res->l : nullptr, key->l, d_aux, key->n_aux);
+    s.a = run_g1("msm_a", res->a, key->a, as.data(), as.size());
+    s.b_g1 = run_g1("msm_b_g1", res->b_g1, key->b_g1, bs.data(), bs.size());
+    s.l = run_g1("msm_l", res->l, key->l, d_aux, key->n_aux);
     if (slot) im.give_slot(std::move(slot));  // the L MSM returned: no kernel reads the witness now
     if (!im.g2_pool) {
       t = Clock::now();
-      s.b_g2 = bs.size() == 0 ? G2::infinity()
-               : res          ? res->b_g2.msm_split01_device(bs.data(), bs.size())
-                              : im.streamed(im.stream_g2, key->b_g2, bs.data(), bs.size());
+      s.b_g2 = run(res->b_g2, im.stream_g2, key->b_g2, bs.data(), bs.size());
       st.emplace_back("msm_b_g2", ms_since(t));
     }
   }

@@ -8,9 +8,12 @@
 //   zeros skipped, ones summed by a batch addition, the tail by Pippenger). With g2_on_cpu the B_G2 MSM
 //   runs instead on a bounded CPU pool after the mutex is released, overlapping the next partition's
 //   GPU work; BackendPending::wait() joins it.
-// SRS residency: the points of a key (held by a shared_ptr) are uploaded once and kept on the device
-// while they fit the memory budget (least recently used keys are evicted to make room); a key that does
-// not fit is streamed: its vectors go through the MSMs in chunks uploaded from host memory per proof.
+// SRS residency (groth16/device_plan.hpp): per key, the largest set of point vectors that fits beside one
+// partition's buffers in the memory budget is uploaded once and kept (least recently used keys are
+// evicted to make room); the other vectors are page-locked in host memory and streamed through two chunk
+// buffers per MSM, chunk i + 1 crossing the link while chunk i's MSM runs. On a small budget the
+// partition itself is arranged leaner (one witness slot, rows evaluated on the host, a, b, c transformed
+// in sequence).
 #pragma once
 
 #include <cstddef>
@@ -18,14 +21,16 @@
 #include <string>
 
 #include "groth16/backend.hpp"
+#include "groth16/device_plan.hpp"
 
 namespace cuzk {
 
 /// Settings of a GpuBackend.
 struct GpuBackendOptions {
-  int device = 0;           ///< CUDA device ordinal
-  size_t mem_budget = 0;    ///< bytes of device memory for resident keys; 0 = the device's total minus
-                            ///< the working set of one partition of the largest key seen (auto)
+  int device = 0;         ///< CUDA device ordinal
+  size_t mem_budget = 0;  ///< bytes of device memory this backend may use in all: resident keys and rows,
+                          ///< one partition's buffers and the chunks of streamed keys
+                          ///< (groth16/device_plan.hpp); 0 = the device's whole memory
   bool g2_on_cpu = false;   ///< B_G2 MSM on a CPU pool (overlapped) instead of the GPU
   unsigned g2_threads = 0;  ///< threads of that pool (0 = all hardware threads)
 };
@@ -53,6 +58,10 @@ class GpuBackend final : public ProverBackend {
   size_t evict(const ProvingKey* key);
   /// Whether `key` is resident now.
   bool resident(const ProvingKey* key) const;
+  /// How `key` is (or would be) laid out on this device at the budget in force: which vectors stay
+  /// resident, which stream, in what chunks (groth16/device_plan.hpp). `rows`: the compact rows of its
+  /// deferred assignments, if any.
+  DevicePlan plan(const ProvingKey& key, const CompactCs* rows = nullptr) const;
   /// Device bytes the resident keys hold.
   size_t resident_bytes() const;
   /// The budget in force (resolved when it was auto).

@@ -86,6 +86,12 @@ class Msm {
   Jacobian<F> msm_split01(std::span<const Fr> scalars, MsmSplitCounts* counts = nullptr);
   /// `msm_split01` with the scalars already in device memory.
   Jacobian<F> msm_split01_device(const Fr* d_scalars, size_t n, MsmSplitCounts* counts = nullptr);
+  /// `msm_split01_device` over n bases that lie on this object's device at `d_bases` instead of the
+  /// resident ones: a chunk of a key streamed from the host (GpuBackend), owned by the caller. Every
+  /// kernel that reads `d_bases` has finished when the call returns, so the caller may then overwrite it.
+  /// The resident bases, if any, are neither read nor changed.
+  Jacobian<F> msm_split01_device_bases(const Affine<F>* d_bases, const Fr* d_scalars, size_t n,
+                                       MsmSplitCounts* counts = nullptr);
 
   /// Bytes of device memory this object holds (bases + cached scratch).
   size_t device_bytes() const;

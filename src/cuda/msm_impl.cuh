@@ -160,6 +160,20 @@ Jacobian<F> Msm<F>::msm_split01_device(const Fr* d_scalars, size_t n, MsmSplitCo
 }
 
 template <class F>
+Jacobian<F> Msm<F>::msm_split01_device_bases(const Affine<F>* d_bases, const Fr* d_scalars, size_t n,
+                                             MsmSplitCounts* counts) {
+  Impl& I = *impl_;
+  if (n >= (size_t{1} << 31))
+    throw Error(ErrorCode::kInvalidArgument, "GPU MSM: at most 2^31 − 1 scalars per call");
+  if (n > 0 && !d_bases) throw Error(ErrorCode::kInvalidArgument, "GPU MSM: no bases given");
+  I.be.activate();
+  size_t z = 0, o = 0, r = 0;
+  Jacobian<F> res = I.eng.split01(d_bases, d_scalars, n, &z, &o, &r, I.cfg.window_bits, I.cfg.max_pairs_per_batch);
+  if (counts) *counts = MsmSplitCounts{z, o, r};
+  return res;
+}
+
+template <class F>
 size_t Msm<F>::device_bytes() const {
   const Impl& I = *impl_;
   return I.bases.bytes + I.scalars.bytes + I.eng.scratch_bytes() + I.be.temp_bytes();

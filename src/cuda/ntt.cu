@@ -93,7 +93,7 @@ __global__ void powers_kernel(Fr* out, size_t count, Fr base, Fr factor) {
 
 __global__ void mul_sub_kernel(const Fr* a, const Fr* b, const Fr* c, Fr* out, size_t n, int scaled, Fr s) {
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-    Fr v = c ? a[i] * b[i] - c[i] : a[i] * b[i];
+    Fr v = !b ? a[i] - c[i] : c ? a[i] * b[i] - c[i] : a[i] * b[i];
     if (scaled) v = v * s;
     out[i] = v;
   }
@@ -289,6 +289,14 @@ void fr_mul_sub_scale(const DeviceFrVec& a, const DeviceFrVec& b, const DeviceFr
   check_size(c, n, "fr_mul_sub_scale(c)");
   Context& ctx = Context::get(out.device());
   mul_sub_kernel<<<grid_for(ctx, n, 256), 256, 0, ctx.stream()>>>(a.data(), b.data(), c.data(), out.data(), n, 1, s);
+  CUZK_CUDA_CHECK_LAUNCH("mul_sub_kernel", ctx.stream());
+}
+void fr_sub_scale(const DeviceFrVec& a, const DeviceFrVec& c, const Fr& s, DeviceFrVec& out) {
+  const size_t n = out.size();
+  check_size(a, n, "fr_sub_scale(a)");
+  check_size(c, n, "fr_sub_scale(c)");
+  Context& ctx = Context::get(out.device());
+  mul_sub_kernel<<<grid_for(ctx, n, 256), 256, 0, ctx.stream()>>>(a.data(), nullptr, c.data(), out.data(), n, 1, s);
   CUZK_CUDA_CHECK_LAUNCH("mul_sub_kernel", ctx.stream());
 }
 void fr_mul(const DeviceFrVec& a, const DeviceFrVec& b, DeviceFrVec& out) {

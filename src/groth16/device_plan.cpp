@@ -1,0 +1,182 @@
+#include "groth16/device_plan.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "groth16/key.hpp"
+
+namespace cuzk {
+namespace {
+
+constexpr size_t kFr = 32;             // bytes of one scalar on the device
+constexpr size_t kG1 = 96, kG2 = 192;  // affine points
+constexpr size_t kMinChunk = size_t{64} << 20;
+constexpr size_t kMaxChunk = size_t{2} << 30;
+constexpr size_t kMaxScratch = size_t{4} << 30;  // MsmConfig's default
+constexpr size_t kMinScratch = size_t{512} << 20;
+
+/// One arrangement of a partition's own buffers, richest first.
+struct Arrangement {
+  int slots;
+  bool rows_resident;
+  bool abc_in_sequence;
+};
+
+struct PhaseBytes {
+  size_t ntt, msm_base;  // msm_base: without the chunk buffers
+};
+
+PhaseBytes phase_bytes(const DeviceShape& s, const Arrangement& arr, size_t scratch) {
+  const size_t n = size_t{1} << s.log_n;
+  const size_t vec = n * kFr;
+  // Deferred rows: the witness (inputs ‖ aux) sits in device slots; otherwise aux goes up on its own.
+  const size_t witness =
+      s.rows_bytes && !arr.abc_in_sequence ? (size_t)arr.slots * (s.n_inputs + s.n_aux) * kFr : s.n_aux * kFr;
+  const size_t rows = arr.rows_resident ? s.rows_bytes : 0;
+  PhaseBytes p;
+  // a, b, c (two at a time in sequence), the multi-pass NTT's scratch vector and its tables.
+  // In sequence the witness goes up only after H (a, b, c come from the host then).
+  p.ntt = (arr.abc_in_sequence ? 2 * vec : 3 * vec + witness) + vec + s.ntt_table_bytes + rows;
+  // The H scalars, then the gathered A and B scalars; one MSM's scratch at a time.
+  p.msm_base = std::max(vec, (s.a + s.b_g1) * kFr) + witness + rows + scratch;
+  return p;
+}
+
+double gib(size_t b) { return (double)b / (double)(size_t{1} << 30); }
+
+/// The plan's cost model, in seconds per partition beyond a resident proof: streamed bytes at a PCIe 4.0
+/// x16 card's practical host→device rate, a, b, c evaluated on the host (32 GiB PoRep: 3.28 s on 16
+/// cores for 8.9 GB of rows, docs/PERFORMANCE.md §12), and a witness upload that no longer overlaps the
+/// previous partition when there are fewer than two slots.
+constexpr double kLinkBytesPerSecond = 25e9;
+constexpr double kHostAbcSecondsPerRowByte = 3.28 / 8.9e9;
+
+double cost(const DeviceShape& s, const Arrangement& arr, size_t streamed) {
+  double t = (double)streamed / kLinkBytesPerSecond;
+  if (s.rows_bytes && !arr.rows_resident) t += (double)s.rows_bytes * kHostAbcSecondsPerRowByte;
+  if (s.rows_bytes && arr.slots < 2) t += (double)((s.n_inputs + s.n_aux) * kFr) / kLinkBytesPerSecond;
+  return t;
+}
+
+}  // namespace
+
+DeviceShape device_shape(const ProvingKey& key) {
+  DeviceShape s;
+  s.log_n = key.log_n;
+  s.n_inputs = key.n_inputs;
+  s.n_aux = key.n_aux;
+  s.a = key.a.size();
+  s.b_g1 = key.b_g1.size();
+  s.b_g2 = key.b_g2.size();
+  s.l = key.l.size();
+  s.h = key.h.size();
+  return s;
+}
+
+const char* key_vector_name(KeyVector v) {
+  static const char* const names[kKeyVectors] = {"h", "a", "b_g1", "l", "b_g2"};
+  return names[(int)v];
+}
+
+size_t key_vector_bytes(const DeviceShape& s, KeyVector v) {
+  switch (v) {
+    case KeyVector::kH:
+      return s.h * kG1;
+    case KeyVector::kA:
+      return s.a * kG1;
+    case KeyVector::kBG1:
+      return s.b_g1 * kG1;
+    case KeyVector::kL:
+      return s.l * kG1;
+    case KeyVector::kBG2:
+      return s.b_g2 * kG2;
+  }
+  return 0;
+}
+
+DevicePlan plan_device(const DeviceShape& s, size_t budget) {
+  const size_t usable = budget > kDeviceReserve ? budget - kDeviceReserve : 0;
+  const size_t scratch = std::clamp(budget / 8, kMinScratch, kMaxScratch);
+  std::vector<Arrangement> arrangements = {
+      {2, true, false}, {1, true, false}, {1, false, false}, {0, false, true}};
+  if (!s.rows_bytes)  // no device rows: the slot and rows steps change nothing
+    arrangements = {{1, false, false}, {0, false, true}};
+  size_t total = 0;
+  std::array<size_t, kKeyVectors> bytes{};
+  for (int v = 0; v < kKeyVectors; v++) total += bytes[v] = key_vector_bytes(s, (KeyVector)v);
+
+  DevicePlan best;
+  best.budget = budget;
+  bool found = false;
+  size_t best_resident = 0;
+  double best_cost = 0;
+  for (const Arrangement& arr : arrangements) {
+    const PhaseBytes p = phase_bytes(s, arr, scratch);
+    for (unsigned mask = 0; mask < (1u << kKeyVectors); mask++) {
+      size_t res = 0;
+      for (int v = 0; v < kKeyVectors; v++)
+        if (mask >> v & 1) res += bytes[v];
+      const bool streams = res < total;
+      const size_t chunks = streams ? 2 * kMinChunk : 0;
+      if (res + std::max(p.ntt, p.msm_base + chunks) > usable) continue;
+      // The cheapest plan by the cost model; among equal costs the one keeping more resident, then the
+      // richer arrangement (earlier in the list).
+      const double c = cost(s, arr, total - res);
+      if (found && (c > best_cost || (c == best_cost && res <= best_resident))) continue;
+      found = true;
+      best_resident = res;
+      best_cost = c;
+      best.cost_seconds = c;
+      best.resident = {};
+      for (int v = 0; v < kKeyVectors; v++) best.resident[v] = mask >> v & 1;
+      best.resident_bytes = res;
+      best.streamed_bytes = total - res;
+      best.witness_slots = arr.slots;
+      best.rows_resident = arr.rows_resident && s.rows_bytes > 0;
+      best.abc_in_sequence = arr.abc_in_sequence;
+      best.msm_scratch_bytes = scratch;
+      best.ntt_phase_bytes = p.ntt;
+      const size_t left = usable - res - p.msm_base;  // ≥ chunks by the test above
+      best.chunk_bytes = streams ? std::min(kMaxChunk, left / 2) / kG2 * kG2 : 0;
+      best.msm_phase_bytes = p.msm_base + 2 * best.chunk_bytes;
+    }
+  }
+  const Arrangement& lean = arrangements.back();
+  const PhaseBytes lp = phase_bytes(s, lean, kMinScratch);
+  best.min_budget = std::max(lp.ntt, lp.msm_base + 2 * kMinChunk) + kDeviceReserve;
+  best.fits = found;
+  if (!found) {
+    best.streamed_bytes = total;
+    best.witness_slots = lean.slots;
+    best.abc_in_sequence = lean.abc_in_sequence;
+    best.msm_scratch_bytes = kMinScratch;
+  }
+  return best;
+}
+
+std::string DevicePlan::describe() const {
+  std::string res, str;
+  for (int v = 0; v < kKeyVectors; v++) {
+    std::string& dst = resident[v] ? res : str;
+    if (!dst.empty()) dst += ",";
+    dst += key_vector_name((KeyVector)v);
+  }
+  char buf[512];
+  if (!fits) {
+    std::snprintf(buf, sizeof buf, "does not fit: budget %.1f GiB, needs at least %.1f GiB", gib(budget),
+                  gib(min_budget));
+    return buf;
+  }
+  std::snprintf(
+      buf, sizeof buf,
+      "resident %s (%.1f GiB); streamed %s (%.1f GiB per partition, 2 x %.0f MiB chunks); partition "
+      "%.1f GiB for H, %.1f GiB for the MSMs; %d witness slot%s, rows on the %s, a/b/c %s; model +%.2f s",
+      res.empty() ? "-" : res.c_str(), gib(resident_bytes), str.empty() ? "-" : str.c_str(),
+      gib(streamed_bytes), (double)chunk_bytes / (1 << 20), gib(ntt_phase_bytes), gib(msm_phase_bytes),
+      witness_slots, witness_slots == 1 ? "" : "s", rows_resident ? "device" : "host",
+      abc_in_sequence ? "in sequence" : "at once", cost_seconds);
+  return buf;
+}
+
+}  // namespace cuzk

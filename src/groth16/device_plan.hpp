@@ -1,0 +1,75 @@
+// How one proving key is laid out on a GPU of a given memory budget: which point vectors stay resident,
+// which are streamed from host memory in double-buffered chunks, and how the partition's own buffers
+// (a, b, c, the witness, the NTT and MSM scratch) are arranged to fit. Pure arithmetic over sizes, so
+// that the CPU tests, `cuzk info gpu` and the GPU backend (src/cuda/gpu_backend.cpp) share one model.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace cuzk {
+
+struct ProvingKey;
+
+/// The sizes of a proving key that decide its device footprint (counts of points and variables).
+struct DeviceShape {
+  int log_n = 0;                                   ///< domain 2^log_n
+  size_t n_inputs = 0;                             ///< public inputs including ONE
+  size_t n_aux = 0;                                ///< auxiliary variables (= l)
+  size_t a = 0, b_g1 = 0, b_g2 = 0, l = 0, h = 0;  ///< points per vector
+  size_t rows_bytes = 0;  ///< the circuit's compact rows when a, b, c are evaluated on the device; 0 = none
+  size_t ntt_table_bytes = 0;  ///< twiddle tables of the NTT at this size (cuda::GpuNtt::max_table_bytes)
+};
+
+/// The shape of `key` (rows and NTT tables left 0: the caller knows them).
+DeviceShape device_shape(const ProvingKey& key);
+
+/// The five point vectors of a key, in the order a partition's MSMs use them.
+enum class KeyVector { kH = 0, kA = 1, kBG1 = 2, kL = 3, kBG2 = 4 };
+inline constexpr int kKeyVectors = 5;
+/// "h", "a", "b_g1", "l", "b_g2".
+const char* key_vector_name(KeyVector v);
+/// Bytes of one vector on the device (96-byte G1 and 192-byte G2 affine points).
+size_t key_vector_bytes(const DeviceShape& s, KeyVector v);
+
+/// The plan for one key on one device budget.
+struct DevicePlan {
+  size_t budget = 0;  ///< device bytes the plan may use (the key's resident part, the partition, the chunks)
+  std::array<bool, kKeyVectors> resident{};  ///< per KeyVector: on the device for the key's lifetime
+  size_t resident_bytes = 0;                 ///< Σ bytes of the resident vectors
+  size_t streamed_bytes = 0;                 ///< Σ bytes crossing the link per partition
+  size_t chunk_bytes = 0;                    ///< each of the two chunk buffers (0: nothing is streamed)
+  size_t msm_scratch_bytes = 0;  ///< bound on one MSM call's scratch (MsmConfig::max_scratch_bytes)
+  int witness_slots =
+      2;  ///< device witness slots (2: the next partition's upload overlaps; 0: aux goes up after H)
+  bool rows_resident = false;    ///< compact rows kept on the device (a, b, c evaluated there)
+  bool abc_in_sequence = false;  ///< a, b, c from the host, transformed one after another (two vectors
+                                 ///< live instead of three); the witness goes up after H
+  size_t ntt_phase_bytes = 0;    ///< peak of the partition while H is computed (besides the resident key)
+  size_t msm_phase_bytes = 0;    ///< peak of the partition during its MSMs (chunks included)
+  double cost_seconds = 0;       ///< the model's time per partition beyond a resident proof (plan_device)
+  bool fits = false;             ///< false: the budget is below the smallest arrangement (min_budget)
+  size_t min_budget = 0;         ///< the smallest budget this key proves in
+
+  /// True when no vector streams.
+  bool all_resident() const { return streamed_bytes == 0; }
+  /// One line for logs and `cuzk info gpu`, e.g. "resident h,l (24.0 GiB); streamed a,b_g1,b_g2 (…)".
+  std::string describe() const;
+};
+
+/// Bytes kept free of any plan for the CUDA context's own allocations and the allocator's rounding.
+inline constexpr size_t kDeviceReserve = size_t{512} << 20;
+
+/// Plans `shape` on `budget` bytes of device memory. All the arrangements of a partition's own buffers
+/// (two witness slots or one; rows on the device or evaluated on the host; a, b, c at once
+/// or in sequence, with the witness uploaded after H) and every set of resident point vectors are tried,
+/// and the one with the least modelled cost wins: streamed bytes at 25 GB/s, host-evaluated rows at
+/// PERFORMANCE.md §12's rate, an unoverlapped witness upload. The rest of the key streams through two
+/// chunk buffers sized from what is left (at least 64 MiB each, at most 2 GiB). `fits` is false when
+/// even the leanest arrangement with the smallest chunks exceeds the budget; `min_budget` then says
+/// what it needs.
+DevicePlan plan_device(const DeviceShape& shape, size_t budget);
+
+}  // namespace cuzk
