@@ -25,13 +25,20 @@ fi
 export PATH="$PATH:/usr/local/cuda/bin"
 # The commit benchmark reports record: CUZK_GIT_COMMIT from the environment when set (a copy of the tree
 # without .git: pass the sender's `git describe --always --dirty`), else git describe here, else "unknown".
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCUZK_CUDA_ARCHS=90 -DCUZK_BENCH=OFF \
+# CUZK_CUDA_ARCHS: the architectures (default: the release set of CMakeLists.txt, every card from sm_80;
+# "90" builds faster for Hopper-only runs; "80-virtual" is the PTX-only build of gpu-check.sh's JIT test).
+# BUILD_DIR: where (default build-gpu; the PTX test uses build-ptx80) and OUT_BIN: where the binaries go.
+BUILD_DIR=${BUILD_DIR:-build-gpu}
+OUT_BIN=${OUT_BIN:-.gpu}
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
+  -DCUZK_CUDA_ARCHS="${CUZK_CUDA_ARCHS:-80-real;86-real;89-real;90-real;120}" -DCUZK_BENCH=OFF \
   -DCUZK_SERVICE=OFF -DCUZK_GIT_COMMIT="${CUZK_GIT_COMMIT:-}" >/dev/null
 targets=(cuzk_gpu_tests cuzk_gpu_bench cuzk_supraseal cuzk_supraseal_fixture cuzk_supraseal_abi_test cuzk_supraseal_bench)
 [ "${WITH_CLI:-1}" = 1 ] && targets+=(cuzk_cli)
-ninja -k 0 -C build-gpu "${targets[@]}"
-mkdir -p .gpu
-cp build-gpu/tests/cuzk_gpu_tests build-gpu/tests/cuzk_gpu_bench build-gpu/libcuzk_supraseal.so \
-  build-gpu/tests/cuzk_supraseal_fixture build-gpu/tests/cuzk_supraseal_abi_test build-gpu/tests/cuzk_supraseal_bench .gpu/
-[ -x build-gpu/cuzk ] && cp build-gpu/cuzk .gpu/ || true
-echo "gpu-build done: $(ls .gpu)"
+ninja -k 0 -C "$BUILD_DIR" "${targets[@]}"
+mkdir -p "$OUT_BIN"
+B=$BUILD_DIR
+cp $B/tests/cuzk_gpu_tests $B/tests/cuzk_gpu_bench $B/libcuzk_supraseal.so \
+  $B/tests/cuzk_supraseal_fixture $B/tests/cuzk_supraseal_abi_test $B/tests/cuzk_supraseal_bench "$OUT_BIN"/
+[ -x $B/cuzk ] && cp $B/cuzk "$OUT_BIN"/ || true
+echo "gpu-build done: $(ls "$OUT_BIN")"

@@ -7,6 +7,8 @@
 #                                        2^10..2^27 + MSM bench 2^20..2^26 (figures also in $OUT/bench_*.json)
 #   GTEST_FILTER=... NTT_MIN=.. NTT_MAX=.. NTT_REPS=.. SKIP_TESTS=1 SKIP_BENCH=1 SASS=0 scripts/gpu-check.sh
 #   NTT_SWEEP_MAX=20                     largest size of the NTT sweep (GpuNttSweep.*; default 27)
+#   PTX_BIN=.gpu-ptx80 [PTX_FILTER=..]   also run the GPU tests built as compute_80 PTX only, JIT-compiled here
+#                                        (the code sm_80/86/89 cards run); checks the binary has no SASS
 #   SKIP_SANITIZERS=1 SKIP_REPEAT=1      leave out the compute-sanitizer runs / the repeat test
 #   ANCHOR=1 ANCHOR_REPS=7               after cuzk's NTT and MSM bench, sppark's (scripts/sppark-anchor.sh: builds
 #                                        tools/sppark_anchor from checkouts in .anchor/sppark and .anchor/blst)
@@ -39,6 +41,22 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
     --gtest_filter="${GTEST_FILTER:-*}" 2>&1 | tee "$OUT/tests.log"
   rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
   echo "cuzk_gpu_tests exit $rc"
+fi
+
+# The code a pre-Hopper card runs: PTX_BIN holds the GPU tests built as compute_80 PTX only
+# (CUZK_CUDA_ARCHS=80-virtual BUILD_DIR=build-ptx80 OUT_BIN=.gpu-ptx80 scripts/gpu-build.sh), which the
+# driver JIT-compiles for this card. The binary must carry no SASS (cuobjdump), and the tests must pass.
+if [ -n "${PTX_BIN:-}" ]; then
+  if command -v cuobjdump >/dev/null; then
+    elf=$(cuobjdump --list-elf "$PTX_BIN/cuzk_gpu_tests" 2>/dev/null | grep -c "sm_" || true)
+    ptx=$(cuobjdump --list-ptx "$PTX_BIN/cuzk_gpu_tests" 2>/dev/null | grep -c "sm_80\|compute_80" || true)
+    echo "PTX build: $ptx compute_80 PTX images, $elf SASS images" | tee "$OUT/ptx80.log"
+    { [ "$elf" = 0 ] && [ "$ptx" -gt 0 ]; } || { echo "PTX build carries SASS or no compute_80 PTX (FAILED)"; status=1; }
+  fi
+  CUDA_CACHE_MAXSIZE=4294967296 CUZK_CUDA_SYNC_CHECK=1 CUZK_NTT_SWEEP_MAX_LOG="${PTX_NTT_SWEEP_MAX:-22}" \
+    "$PTX_BIN/cuzk_gpu_tests" --gtest_filter="${PTX_FILTER:-*}" 2>&1 | tee -a "$OUT/ptx80.log"
+  rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
+  echo "cuzk_gpu_tests as compute_80 PTX (JIT) exit $rc"
 fi
 
 # Determinism: GpuRepeat.* runs an NTT and MSMs 20 times each and compares; once as is and once with

@@ -45,13 +45,13 @@ void expect_consistent(const DeviceShape& s, const DevicePlan& p) {
     if (p.resident[v]) res += key_vector_bytes(s, (KeyVector)v);
   EXPECT_EQ(res, p.resident_bytes);
   if (p.streamed_bytes) {
-    EXPECT_GE(p.chunk_bytes, size_t{64} << 20);
+    EXPECT_GE(p.chunk_bytes, std::min(size_t{64} << 20, total_key_bytes(s) / 16 / 192 * 192));
     EXPECT_LE(p.chunk_bytes, size_t{2} << 30);
     EXPECT_EQ(p.chunk_bytes % 192, 0u);  // whole G1 and G2 points
   } else {
     EXPECT_EQ(p.chunk_bytes, 0u);
   }
-  EXPECT_GE(p.msm_scratch_bytes, size_t{512} << 20);
+  EXPECT_GE(p.msm_scratch_bytes, size_t{16} << 20);
   EXPECT_LE(p.msm_scratch_bytes, size_t{4} << 30);
 }
 
@@ -74,10 +74,14 @@ TEST(DevicePlan, PorepPartitionOnEveryCard) {
     EXPECT_TRUE(p.rows_resident);
     EXPECT_FALSE(p.abc_in_sequence);
   }
-  // A 16 GiB card: everything streams, a, b, c in sequence from the host.
+  // A 16 GiB card: most of the key streams, and so do the rows (a, b, c in sequence on the device, which
+  // the model prefers to the host's 3.3 s a partition).
   const DevicePlan p16 = plan_device(s, 16 * kGiB);
   EXPECT_FALSE(p16.rows_resident);
+  EXPECT_TRUE(p16.rows_streamed);
   EXPECT_TRUE(p16.abc_in_sequence);
+  EXPECT_EQ(p16.witness_slots, 0);
+  EXPECT_LT(p16.cost_seconds, 3.28);
   EXPECT_GT(p16.streamed_bytes, 30 * kGiB);
   // A 24 GiB card keeps part of the key: fewer bytes cross the link than at 16 GiB. From 32 GiB the rows
   // fit on the device, which the model prefers to resident points (host a, b, c cost 3.3 s a partition).

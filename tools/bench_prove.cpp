@@ -79,6 +79,11 @@ int bench_prove(const BenchProveArgs& a) {
   std::vector<std::string> order;
   std::vector<double> synth_ms, total_ms;
   std::shared_ptr<const Assignment> asg;
+#ifdef CUZK_WITH_CUDA
+  std::unique_ptr<cuda::DeviceMemorySampler> sampler;
+  if (auto* g = dynamic_cast<GpuBackend*>(backend.get()))
+    sampler = std::make_unique<cuda::DeviceMemorySampler>(g->options().device);
+#endif
   for (int rep = -1; rep < a.reps; rep++) {
     asg.reset();  // at 2^27 two assignments (17 GB each) would not fit beside the key and the circuit
     t = Clock::now();
@@ -111,6 +116,11 @@ int bench_prove(const BenchProveArgs& a) {
       total_ms.push_back(tot);
     }
   }
+#ifdef CUZK_WITH_CUDA
+  if (sampler)
+    std::printf("device memory peak: %.2f GiB (the driver's view, CUDA context included)\n",
+                sampler->stop() / 1073741824.0);
+#endif
   const double nnz = (double)cs.nnz();
   std::printf("median of %d: synthesis %.1f ms (%.2e nonzeros/s)", a.reps, median(synth_ms),
               nnz / (median(synth_ms) / 1e3));
@@ -161,33 +171,46 @@ int bench_prove(const BenchProveArgs& a) {
       for (int gw : {1, 2}) throughput(*be, gw, std::string(" (B_G2 on the ") + g2 + ")");
     }
   }
-  if (a.stream_budget > 0) {
+  for (const size_t budget : a.stream_budgets) {
     backend.reset();
     DeviceChoice d = a.device;
-    d.gpu_mem_budget = a.stream_budget;
+    d.gpu_mem_budget = budget;
     std::unique_ptr<ProverBackend> be = make_backend(d);
+    nlohmann::json run{{"budget_bytes", budget}};
 #ifdef CUZK_WITH_CUDA
-    if (auto* g = dynamic_cast<GpuBackend*>(be.get())) {
+    auto* g = dynamic_cast<GpuBackend*>(be.get());
+    if (g) {
       const DevicePlan p = g->plan(*key);
-      std::printf("budget %.1f GiB: %s\n", a.stream_budget / 1073741824.0, p.describe().c_str());
-      report["plan"] = p.describe();
+      std::printf("budget %.1f GiB: %s\n", budget / 1073741824.0, p.describe().c_str());
+      run["plan"] = p.describe();
       const double gbps = cuda::pinned_upload_gbps(size_t{1} << 30, 5, g->options().device);
       std::printf("pinned host->device: %.1f GB/s (1 GiB copies, median of 5)\n", gbps);
-      report["pinned_h2d_gbps"] = gbps;
+      run["pinned_h2d_gbps"] = gbps;
     }
+    std::unique_ptr<cuda::DeviceMemorySampler> sampler;
+    if (g) sampler = std::make_unique<cuda::DeviceMemorySampler>(g->options().device);
 #endif
     std::vector<double> streamed_ms;
     for (int rep = 0; rep < a.reps; rep++) {
       const auto t1 = Clock::now();
       ProveResult res = std::move(prove_finalize(prove_start(key, {asg}, *be, opt))[0]);
-      std::printf("budget %.1f GiB (key %.1f GiB): ", a.stream_budget / 1073741824.0,
+      std::printf("budget %.1f GiB (key %.1f GiB): ", budget / 1073741824.0,
                   key->point_bytes() / 1073741824.0);
       for (auto& [name, ms] : res.stages) std::printf(" %s %.1f", name.c_str(), ms);
       streamed_ms.push_back(secs(t1) * 1e3);
       std::printf(" | prove %.1f ms, verified\n", streamed_ms.back());
       std::fflush(stdout);
     }
-    report["streamed"] = timing_json(streamed_ms);
+    run["ms"] = timing_json(streamed_ms);
+#ifdef CUZK_WITH_CUDA
+    if (sampler) {
+      const size_t peak = sampler->stop();
+      std::printf("budget %.1f GiB: device memory peak %.2f GiB (the driver's view, CUDA context included)\n",
+                  budget / 1073741824.0, peak / 1073741824.0);
+      run["device_peak_bytes"] = peak;
+    }
+#endif
+    report["streamed"].push_back(run);
   }
   std::printf("host memory peak: %.2f GiB\n", peak_rss_gib());
 #ifdef CUZK_WITH_CUDA
@@ -207,7 +230,7 @@ int bench_prove(const BenchProveArgs& a) {
                       {"gw", a.gw},
                       {"partitions", a.partitions},
                       {"sweep", a.sweep},
-                      {"stream_budget_bytes", a.stream_budget},
+                      {"stream_budgets", a.stream_budgets},
                       {"device", a.device.device},
                       {"g2", a.device.g2},
                       {"backend", backend_name}},

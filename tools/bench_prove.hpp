@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "backend_select.hpp"
 
@@ -23,9 +24,10 @@ struct BenchProveArgs {
   /// Throughput runs for every gw in {1, 2} × B_G2 on {gpu, cpu} instead of the one (gw, device.g2);
   /// GPU backends only.
   bool sweep = false;
-  /// When non-zero (GPU backends): after the other runs, `reps` proofs with this GPU-memory budget for
-  /// the key (bytes), e.g. 16 GiB, so that a key larger than it is streamed; prints their stage times.
-  size_t stream_budget = 0;
+  /// GPU backends: after the other runs, `reps` proofs with each of these GPU memory budgets (bytes, all
+  /// device memory: the key's resident part, the partition, the streamed chunks), e.g. 16 and 24 GiB;
+  /// prints each budget's plan, the pinned link rate, stage times and the device's peak memory.
+  std::vector<size_t> stream_budgets;
   DeviceChoice device;
   /// When non-empty: also write the figures (every proof's stage times, the throughput runs) with the
   /// environment to this file, atomically (bench_common.hpp's write_bench_json).

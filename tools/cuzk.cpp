@@ -252,8 +252,9 @@ int main(int argc, char** argv) {
   bench_prove_cmd->add_option("--partitions", bp.partitions, "Partitions for the throughput run (0 = none)")
       ->capture_default_str();
   bench_prove_cmd->add_flag("--sweep", bp.sweep, "Throughput runs for gw 1, 2 x B_G2 on gpu, cpu (GPU only)");
-  bench_prove_cmd->add_option("--stream-budget", stream_budget_text,
-                              "Also prove with this GPU budget for the key, e.g. 16GiB (GPU only)");
+  bench_prove_cmd->add_option(
+      "--stream-budget", stream_budget_text,
+      "Also prove with these GPU memory budgets, e.g. 16GiB,24GiB (GPU only): plan, peak, times");
   bench_prove_cmd->add_option("--json", bp.json, "Also write the figures and the environment to FILE");
   add_device_options(bench_prove_cmd);
 
@@ -409,7 +410,11 @@ int main(int argc, char** argv) {
       if (synthetic_kind != "porep")
         throw Error(ErrorCode::kInvalidArgument, "bench prove --synthetic: only \"porep\" is known");
       bp.device = dev;
-      if (!stream_budget_text.empty()) bp.stream_budget = parse_size(stream_budget_text, "--stream-budget");
+      for (size_t at = 0; at < stream_budget_text.size();) {  // comma-separated sizes
+        const size_t comma = std::min(stream_budget_text.find(',', at), stream_budget_text.size());
+        bp.stream_budgets.push_back(parse_size(stream_budget_text.substr(at, comma - at), "--stream-budget"));
+        at = comma + 1;
+      }
       bp.load_params = [dev](const std::string& path) { return read_params_on(path, dev); };
       return cuzk::cli::bench_prove(bp);
     }

@@ -5,9 +5,11 @@
 #include <cstring>
 #include <cstdlib>
 #include <memory>
+#include <thread>
 #include <utility>
 #include <vector>
 
+#include "cuda/chunk_pipe.hpp"
 #include "cuda/context.cuh"
 #include "cuda/gpu.hpp"
 #include "util/fault.hpp"
@@ -399,9 +401,11 @@ ChunkPipe::ChunkPipe(size_t chunk_bytes, int device) : device_(device), chunk_(c
     stream_ = st;
     for (int i = 0; i < 2; i++) {
       CUZK_CUDA_CHECK(cudaMalloc(&buf_[i], chunk_ ? chunk_ : 1));
-      cudaEvent_t ev;
-      CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
-      done_[i] = ev;
+      for (void** e : {&done_[i], &freed_[i]}) {
+        cudaEvent_t ev;
+        CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+        *e = ev;
+      }
     }
   } catch (...) {
     release();
@@ -411,27 +415,81 @@ ChunkPipe::ChunkPipe(size_t chunk_bytes, int device) : device_(device), chunk_(c
 ChunkPipe::~ChunkPipe() { release(); }
 void ChunkPipe::release() noexcept {
   if (stream_) cudaStreamSynchronize(static_cast<cudaStream_t>(stream_));
+  cudaStreamSynchronize(Context::get(device_).stream());  // no queued kernel still reads a buffer
   for (int i = 0; i < 2; i++) {
     if (buf_[i]) cudaFree(buf_[i]);
-    if (done_[i]) cudaEventDestroy(static_cast<cudaEvent_t>(done_[i]));
-    buf_[i] = done_[i] = nullptr;
+    for (void** e : {&done_[i], &freed_[i]})
+      if (*e) cudaEventDestroy(static_cast<cudaEvent_t>(*e));
+    buf_[i] = done_[i] = freed_[i] = nullptr;
   }
   if (stream_) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
   stream_ = nullptr;
 }
-void ChunkPipe::fetch(int slot, const void* host, size_t bytes) {
-  if ((slot != 0 && slot != 1) || bytes > chunk_)
-    throw Error(ErrorCode::kInvalidArgument, "ChunkPipe::fetch: " + std::to_string(bytes) + " bytes into slot " +
-                                                 std::to_string(slot) + " of " + std::to_string(chunk_));
+void ChunkPipe::check(int slot, size_t at, size_t bytes) const {
+  if ((slot != 0 && slot != 1) || at > chunk_ || bytes > chunk_ - at)
+    throw Error(ErrorCode::kInvalidArgument, "ChunkPipe: " + std::to_string(bytes) + " bytes at " +
+                                                 std::to_string(at) + " into slot " + std::to_string(slot) +
+                                                 " of " + std::to_string(chunk_));
+}
+void ChunkPipe::copy_to(int slot, size_t at, const void* host, size_t bytes) {
+  check(slot, at, bytes);
   Context::get(device_).activate();
   auto st = static_cast<cudaStream_t>(stream_);
-  CUZK_CUDA_CHECK(cudaMemcpyAsync(buf_[slot], host, bytes, cudaMemcpyHostToDevice, st));
-  CUZK_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(done_[slot]), st));
+  if (wait_freed_[slot]) {
+    CUZK_CUDA_CHECK(cudaStreamWaitEvent(st, static_cast<cudaEvent_t>(freed_[slot]), 0));
+    wait_freed_[slot] = false;
+  }
+  if (bytes) CUZK_CUDA_CHECK(cudaMemcpyAsync((char*)buf_[slot] + at, host, bytes, cudaMemcpyHostToDevice, st));
+}
+void ChunkPipe::mark(int slot) {
+  check(slot, 0, 0);
+  CUZK_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(done_[slot]), static_cast<cudaStream_t>(stream_)));
+}
+void ChunkPipe::fetch(int slot, const void* host, size_t bytes) {
+  copy_to(slot, 0, host, bytes);
+  mark(slot);
 }
 const void* ChunkPipe::wait(int slot) {
-  CUZK_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(done_[slot & 1])));
-  return buf_[slot & 1];
+  check(slot, 0, 0);
+  CUZK_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(done_[slot])));
+  return buf_[slot];
 }
+const void* ChunkPipe::context_waits(int slot) {
+  check(slot, 0, 0);
+  Context& ctx = Context::get(device_);
+  CUZK_CUDA_CHECK(cudaStreamWaitEvent(ctx.stream(), static_cast<cudaEvent_t>(done_[slot]), 0));
+  return buf_[slot];
+}
+void ChunkPipe::release_after_context(int slot) {
+  check(slot, 0, 0);
+  CUZK_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(freed_[slot]), Context::get(device_).stream()));
+  wait_freed_[slot] = true;
+}
+
+struct DeviceMemorySampler::Impl {
+  std::atomic<bool> stop{false};
+  std::atomic<size_t> peak{0};
+  std::thread thread;
+};
+DeviceMemorySampler::DeviceMemorySampler(int device, int period_ms) : impl_(std::make_unique<Impl>()) {
+  Impl* im = impl_.get();
+  im->thread = std::thread([im, device, period_ms] {
+    if (cudaSetDevice(device) != cudaSuccess) return;
+    while (!im->stop.load()) {
+      size_t free = 0, total = 0;
+      if (cudaMemGetInfo(&free, &total) == cudaSuccess && total - free > im->peak.load())
+        im->peak.store(total - free);
+      std::this_thread::sleep_for(std::chrono::milliseconds(period_ms));
+    }
+  });
+}
+DeviceMemorySampler::~DeviceMemorySampler() { stop(); }
+size_t DeviceMemorySampler::stop() {
+  impl_->stop.store(true);
+  if (impl_->thread.joinable()) impl_->thread.join();
+  return impl_->peak.load();
+}
+size_t DeviceMemorySampler::peak() const { return impl_->peak.load(); }
 
 double pinned_upload_gbps(size_t bytes, int reps, int device) {
   Context::get(device).activate();

@@ -190,32 +190,22 @@ class HostRegistration {
   size_t bytes_ = 0;
 };
 
-/// Two device buffers of `chunk_bytes` that receive consecutive chunks of a host array on their own
-/// copy stream while the caller computes on the other one (double buffering). The caller's compute on a
-/// buffer must have finished (host-synchronous, as Msm calls are) before the buffer is fetched into again.
-class ChunkPipe {
+/// Samples a device's used memory (cudaMemGetInfo: total − free, the driver's view, CUDA contexts
+/// included) every `period_ms` on a thread of its own, from construction until stop(); peak() is the
+/// highest reading. For benchmarks that check a memory budget against what the device really held.
+class DeviceMemorySampler {
  public:
-  ChunkPipe(size_t chunk_bytes, int device);
-  ~ChunkPipe();
-  ChunkPipe(const ChunkPipe&) = delete;
-  ChunkPipe& operator=(const ChunkPipe&) = delete;
-
-  /// Queues host[0..bytes) → buffer `slot` (0 or 1) on the copy stream; bytes ≤ chunk_bytes(). Returns
-  /// at once when `host` is page-locked (HostRegistration, PinnedBuffer), else once the driver staged it.
-  void fetch(int slot, const void* host, size_t bytes);
-  /// Waits until the last fetch into `slot` has landed and returns the buffer's device address.
-  const void* wait(int slot);
-  size_t chunk_bytes() const { return chunk_; }
-  /// Device bytes held (both buffers).
-  size_t device_bytes() const { return 2 * chunk_; }
+  explicit DeviceMemorySampler(int device = 0, int period_ms = 20);
+  ~DeviceMemorySampler();
+  DeviceMemorySampler(const DeviceMemorySampler&) = delete;
+  DeviceMemorySampler& operator=(const DeviceMemorySampler&) = delete;
+  /// Stops sampling (idempotent) and returns the peak in bytes.
+  size_t stop();
+  size_t peak() const;
 
  private:
-  void release() noexcept;
-  int device_;
-  size_t chunk_;
-  void* buf_[2] = {nullptr, nullptr};
-  void* done_[2] = {nullptr, nullptr};  // cudaEvent_t: the last fetch into buf_[i] has landed
-  void* stream_ = nullptr;              // cudaStream_t
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 /// Host→device copy rate of `bytes` from page-locked memory on `device`, in GB/s (10^9 bytes per second):

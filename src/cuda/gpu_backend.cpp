@@ -9,8 +9,10 @@
 #include <mutex>
 #include <thread>
 
+#include "cuda/chunk_pipe.hpp"
 #include "cuda/gpu.hpp"
 #include "cuda/msm.hpp"
+#include "cuda/rows_stream.hpp"
 #include "ff/roots.hpp"
 #include "groth16/compact_cs.hpp"
 #include "groth16/device_plan.hpp"
@@ -36,10 +38,11 @@ DeviceShape shape_on_device(const ProvingKey& key, const CompactCs* rows) {
   return sh;
 }
 
-/// The plan's chunk size, or CUZK_STREAM_CHUNK_BYTES from the environment when smaller (tests: many
-/// chunks on small keys), rounded down to whole G2 points (192 bytes; also whole G1 points).
-size_t chunk_bytes(const DevicePlan& plan) {
-  size_t b = plan.chunk_bytes;
+/// A planned chunk size, or CUZK_STREAM_CHUNK_BYTES from the environment when smaller (tests: many
+/// chunks on small keys and rows), rounded down to whole G2 points (192 bytes; also whole G1 points and
+/// 64-byte multiples).
+size_t chunk_bytes(size_t planned) {
+  size_t b = planned;
   if (const char* e = std::getenv("CUZK_STREAM_CHUNK_BYTES"); e && *e) {
     const unsigned long long v = std::strtoull(e, nullptr, 10);
     if (v >= 192 && v < b) b = v;
@@ -149,7 +152,10 @@ struct GpuBackend::Impl {
   std::unique_ptr<ThreadPool> g2_pool;
   std::unique_ptr<cuda::UploadStaging> staging;  // pinned chunks for the uploads (used under gpu_mu)
   std::unique_ptr<ThreadPool> copy_pool;         // the memcpy into them, split over threads
-  std::mutex abc_mu;                             // one host a, b, c evaluation at a time, on abc_pool
+  std::shared_ptr<const CompactCs> pinned_rows;  // the rows whose host arrays rows_pins locks
+  std::vector<cuda::HostRegistration> rows_pins;
+  std::unique_ptr<cuda::PinnedBuffer> park;  // a's coset values while b and c are transformed
+  std::mutex abc_mu;                         // one host a, b, c evaluation at a time, on abc_pool
   std::unique_ptr<ThreadPool> abc_pool;
   // Witness slots (deferred assignments): at most the plan's witness_slots (≤ 2), each in use by one
   // start() call.
@@ -328,6 +334,65 @@ struct GpuBackend::Impl {
     return r;
   }
 
+  /// Page-locks the host arrays of `cs`'s rows (once; the last circuit's stay locked until another's
+  /// are), so that their slices cross at the link's DMA rate.
+  void pin_rows(const std::shared_ptr<const CompactCs>& cs) {
+    if (pinned_rows == cs) return;
+    rows_pins.clear();
+    for (const CompactMatrix* m : {&cs->a, &cs->b, &cs->c}) {
+      rows_pins.emplace_back(m->row_offsets.data(), m->row_offsets.size() * 8, opt.device);
+      rows_pins.emplace_back(m->cols.data(), m->cols.size() * 4, opt.device);
+      rows_pins.emplace_back(m->coeffs.data(), m->coeffs.size() * 4, opt.device);
+    }
+    pinned_rows = cs;
+  }
+
+  /// H of a deferred bellperson assignment whose rows stream from host memory (DevicePlan::rows_streamed),
+  /// into `h` (n values, then coset_inverse'd like the other paths): the witness goes up, a is evaluated
+  /// and transformed, parked in pinned host memory; b likewise stays; c is evaluated, the witness
+  /// dropped, c transformed; a comes back for (a∘b − c)/Z. At most three vectors are live at once.
+  void h_from_streamed_rows(const Assignment& asg, size_t rows_chunk, cuda::GpuNtt& ntt, const Fr& g,
+                            const Fr& z_inv, bool frugal, cuda::DeviceFrVec& h, StageTimes& st) {
+    const CompactCs& cs = *asg.rows;
+    const int dev = opt.device;
+    const size_t n = cs.domain_size(), ni = asg.inputs.size();
+    auto t = Clock::now();
+    pin_rows(asg.rows);
+    if (ms_since(t) > 1) st.emplace_back("rows_pin", ms_since(t));
+    t = Clock::now();
+    cuda::ChunkPipe pipe(rows_chunk, dev);
+    cuda::DeviceFrVec table(cs.table.size(), dev);
+    table.upload(cs.table);
+    cuda::DeviceFrVec w(ni + asg.aux.size(), dev);
+    upload_at(w, 0, asg.inputs.data(), ni);
+    upload_at(w, ni, asg.aux.data(), asg.aux.size());
+    auto eval = [&](const CompactMatrix& m, cuda::DeviceFrVec& out) {
+      cuda::evaluate_rows_streamed({m.row_offsets.data(), m.cols.data(), m.coeffs.data(), m.rows()},
+                                   table.data(), w.data(), out, pipe);
+      ntt.inverse(out);
+      ntt.coset_forward(out, g);
+    };
+    if (!park || park->size() < n * sizeof(Fr)) park = std::make_unique<cuda::PinnedBuffer>(n * sizeof(Fr));
+    Fr* parked = static_cast<Fr*>(park->data());
+    cuda::DeviceFrVec a(n, dev);
+    eval(cs.a, a);
+    a.download(parked);  // synchronizes
+    a = {};
+    cuda::DeviceFrVec b(n, dev);
+    eval(cs.b, b);
+    cuda::DeviceFrVec c(n, dev);
+    cuda::evaluate_rows_streamed({cs.c.row_offsets.data(), cs.c.cols.data(), cs.c.coeffs.data(), cs.c.rows()},
+                                 table.data(), w.data(), c, pipe);
+    w = {};  // the MSMs' aux goes up again after H
+    if (frugal) cuda::release_cached_memory(dev);
+    ntt.inverse(c);
+    ntt.coset_forward(c, g);
+    h = cuda::DeviceFrVec(n, dev);
+    h.upload(parked);
+    cuda::fr_mul_sub_scale(h, b, c, z_inv, h);
+    st.emplace_back("abc_streamed_h", ms_since(t));
+  }
+
   /// Σ scalars·bases over host `bases` streamed through the two buffers of `pipe` (scalars on the
   /// device): chunk i + 1 crosses the link while chunk i's MSM runs.
   template <class F>
@@ -447,8 +512,10 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
   }
   // Deferred rows that will not be on the device: a, b, c evaluated here, before the GPU mutex, so that
   // this CPU work overlaps another partition's kernels.
+  // Rows streamed to the device in slices (plan.rows_streamed): a, b, c evaluated there, H in sequence.
+  const bool stream_rows = plan.rows_streamed && asg->rows && key->convention == HConvention::kBellperson;
   std::shared_ptr<const Assignment> host_abc;
-  if (asg->rows && (!slot || !plan.rows_resident)) {
+  if (asg->rows && !stream_rows && (!slot || !plan.rows_resident)) {
     const auto t = Clock::now();
     auto full = std::make_shared<Assignment>();
     {
@@ -470,16 +537,19 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     // Every buffer the copy stream writes is taken from the pool before any kernel is queued: a block
     // freed by a queued kernel (the NTT's scratch) may only be reused by work on the context stream.
     auto t = Clock::now();
-    std::shared_ptr<ResidentRows> rows = host_abc || !asg->rows ? nullptr : im.rows_for(asg->rows, *res);
+    std::shared_ptr<ResidentRows> rows =
+        host_abc || !asg->rows || stream_rows ? nullptr : im.rows_for(asg->rows, *res);
     if (asg->rows && ms_since(t) > 1) st.emplace_back("rows_upload", ms_since(t));
-    if (asg->rows && !rows && !host_abc)
+    if (asg->rows && !rows && !host_abc && !stream_rows)
       throw Error(ErrorCode::kInternal,
                   "GPU backend: the plan keeps the rows on the device, but they are not");
     const Assignment& hv = host_abc ? *host_abc : *asg;  // where host a, b, c are (when not on the device)
     const size_t ni = key->n_inputs;
     t = Clock::now();
-    // In sequence, two vectors are live: b and c are loaded into the second in turn.
-    cuda::DeviceFrVec a(n, dev), b(n, dev), c(plan.abc_in_sequence ? 0 : n, dev);
+    // In sequence, two vectors are live: b and c are loaded into the second in turn. With streamed rows
+    // the buffers are taken as the sequence goes (h_from_streamed_rows).
+    cuda::DeviceFrVec a(stream_rows ? 0 : n, dev), b(stream_rows ? 0 : n, dev),
+        c(plan.abc_in_sequence ? 0 : n, dev);
     cuda::DeviceFrVec wv(slot || plan.abc_in_sequence ? 0 : key->n_aux, dev);  // aux, when there is no slot
     std::unique_ptr<cuda::StreamTimer> abc_timer;
     if (rows) {
@@ -514,13 +584,17 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
         ntt.inverse(v);
         ntt.coset_forward(v, g);
       };
-      to_coset(a, hv.a);
-      to_coset(b, hv.b);
-      if (plan.abc_in_sequence) {
+      if (stream_rows) {
+        im.h_from_streamed_rows(*asg, chunk_bytes(plan.rows_chunk_bytes), ntt, g, z_inv, frugal, a, st);
+      } else if (plan.abc_in_sequence) {
+        to_coset(a, hv.a);
+        to_coset(b, hv.b);
         cuda::fr_mul(a, b, a);  // a∘b on the coset; b's buffer takes c
         to_coset(b, hv.c);
         cuda::fr_sub_scale(a, b, z_inv, a);
       } else {
+        to_coset(a, hv.a);
+        to_coset(b, hv.b);
         to_coset(c, hv.c);
         cuda::fr_mul_sub_scale(a, b, c, z_inv, a);
       }
@@ -551,7 +625,7 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
 
     // The streamed vectors' chunk buffers, for this call's MSMs.
     std::unique_ptr<cuda::ChunkPipe> pipe;
-    if (plan.streamed_bytes) pipe = std::make_unique<cuda::ChunkPipe>(chunk_bytes(plan), dev);
+    if (plan.streamed_bytes) pipe = std::make_unique<cuda::ChunkPipe>(chunk_bytes(plan.chunk_bytes), dev);
     const size_t scratch = plan.msm_scratch_bytes;
     auto run = [&](auto& engine, auto& stream_engine, const auto& bases, const Fr* sc, size_t len) {
       using J = std::decay_t<decltype(engine->msm_split01_device(sc, len))>;

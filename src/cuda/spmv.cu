@@ -4,10 +4,13 @@
 // packed additions, multipack) would hold a whole warp for their length, so they are left to a second
 // kernel, a warp per row: its lanes sum strided terms and a shuffle tree adds the 32 partial sums. Field
 // additions are exact and every result is fully reduced, so the order does not change a byte.
+#include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "cuda/context.cuh"
 #include "cuda/gpu.hpp"
+#include "cuda/rows_stream.hpp"
 #include "cuda/spmv_row.hpp"
 
 namespace cuzk::cuda {
@@ -42,7 +45,83 @@ __global__ void spmv_long_rows_kernel(CsrView m, const Fr* table, const Fr* w, F
   }
 }
 
+/// offsets[i] −= base for i ≤ rows: a streamed slice's row offsets made relative to its first term.
+__global__ void rebase_kernel(uint64_t* offsets, size_t count, uint64_t base) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x)
+    offsets[i] -= base;
+}
+
+/// One thread per row of a slice, long rows included (a slice has no long-row list).
+__global__ void spmv_slice_kernel(CsrView m, const Fr* table, const Fr* w, Fr* out) {
+  for (size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x; j < m.rows; j += (size_t)gridDim.x * blockDim.x)
+    out[j] = csr_row_dot(m, table, w, j);
+}
+
+constexpr size_t align256(size_t b) { return (b + 255) / 256 * 256; }
+
 }  // namespace
+
+void evaluate_rows_streamed(const HostCsr& h, const Fr* d_table, const Fr* d_w, DeviceFrVec& out,
+                            ChunkPipe& pipe) {
+  if (out.size() < h.rows)
+    throw Error(ErrorCode::kInvalidArgument, "evaluate_rows_streamed: " + std::to_string(h.rows) +
+                                                 " rows into " + std::to_string(out.size()) + " values");
+  Context& ctx = Context::get(out.device());
+  ctx.activate();
+  const size_t cap = pipe.chunk_bytes();
+  // Bytes of the slice [r0, r1): offsets (r1 − r0 + 1), then columns and coefficient indices.
+  auto slice_bytes = [&](uint64_t r0, uint64_t r1) {
+    const uint64_t nnz = h.offsets[r1] - h.offsets[r0];
+    return align256((r1 - r0 + 1) * 8) + align256(nnz * 4) + nnz * 4;
+  };
+  // The slices: as many whole rows as fill a buffer (binary search on the offsets).
+  std::vector<std::pair<uint64_t, uint64_t>> slices;
+  for (uint64_t r0 = 0; r0 < h.rows;) {
+    uint64_t lo = r0 + 1, hi = h.rows;
+    if (slice_bytes(r0, lo) > cap)
+      throw Error(ErrorCode::kInvalidArgument, "evaluate_rows_streamed: row " + std::to_string(r0) + " has " +
+                                                   std::to_string(h.offsets[r0 + 1] - h.offsets[r0]) +
+                                                   " terms, more than a " + std::to_string(cap) + "-byte buffer");
+    while (lo < hi) {  // the largest r1 in [lo, hi] whose slice fits
+      const uint64_t mid = lo + (hi - lo + 1) / 2;
+      if (slice_bytes(r0, mid) <= cap)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    slices.emplace_back(r0, lo);
+    r0 = lo;
+  }
+  auto fetch = [&](size_t i) {
+    const auto [r0, r1] = slices[i];
+    const uint64_t t0 = h.offsets[r0], nnz = h.offsets[r1] - t0;
+    const int slot = (int)(i & 1);
+    const size_t cols_at = align256((r1 - r0 + 1) * 8), coeffs_at = cols_at + align256(nnz * 4);
+    pipe.copy_to(slot, 0, h.offsets + r0, (r1 - r0 + 1) * 8);
+    pipe.copy_to(slot, cols_at, h.cols + t0, nnz * 4);
+    pipe.copy_to(slot, coeffs_at, h.coeffs + t0, nnz * 4);
+    pipe.mark(slot);
+  };
+  for (size_t i = 0; i < std::min<size_t>(2, slices.size()); i++) fetch(i);
+  const size_t threads = 256, grid_cap = (size_t)ctx.props().multiProcessorCount * 32;
+  for (size_t i = 0; i < slices.size(); i++) {
+    const auto [r0, r1] = slices[i];
+    const uint64_t t0 = h.offsets[r0], nnz = h.offsets[r1] - t0, rows = r1 - r0;
+    char* base = (char*)pipe.context_waits((int)(i & 1));
+    auto* offs = reinterpret_cast<uint64_t*>(base);
+    const size_t cols_at = align256((rows + 1) * 8), coeffs_at = cols_at + align256(nnz * 4);
+    const unsigned grid = (unsigned)std::min((rows + 1 + threads - 1) / threads, grid_cap);
+    rebase_kernel<<<grid, threads, 0, ctx.stream()>>>(offs, rows + 1, t0);
+    CUZK_CUDA_CHECK_LAUNCH("rebase_kernel", ctx.stream());
+    const CsrView v{offs, reinterpret_cast<const uint32_t*>(base + cols_at),
+                    reinterpret_cast<const uint32_t*>(base + coeffs_at), rows};
+    spmv_slice_kernel<<<grid, threads, 0, ctx.stream()>>>(v, d_table, d_w, out.data() + r0);
+    CUZK_CUDA_CHECK_LAUNCH("spmv_slice_kernel", ctx.stream());
+    pipe.release_after_context((int)(i & 1));
+    if (i + 2 < slices.size()) fetch(i + 2);
+  }
+  out.zero_from(h.rows);
+}
 
 struct DeviceRows::Impl {
   int device = 0;

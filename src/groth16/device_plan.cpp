@@ -1,6 +1,7 @@
 #include "groth16/device_plan.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -9,18 +10,36 @@
 namespace cuzk {
 namespace {
 
-constexpr size_t kFr = 32;             // bytes of one scalar on the device
-constexpr size_t kG1 = 96, kG2 = 192;  // affine points
-constexpr size_t kMinChunk = size_t{64} << 20;
+constexpr size_t kFr = 32;                      // bytes of one scalar on the device
+constexpr size_t kG1 = 96, kG2 = 192;           // affine points
+constexpr size_t kMinChunk = size_t{64} << 20;  // at most this for the smallest chunk (min_chunk)
 constexpr size_t kMaxChunk = size_t{2} << 30;
-constexpr size_t kMaxScratch = size_t{4} << 30;  // MsmConfig's default
-constexpr size_t kMinScratch = size_t{512} << 20;
+constexpr size_t kMaxScratch = size_t{4} << 30;    // MsmConfig's default
+constexpr size_t kMinScratch = size_t{512} << 20;  // at most this for the smallest scratch (min_scratch)
 
-/// One arrangement of a partition's own buffers, richest first.
+/// The smallest MSM scratch planned: 64 bytes a domain point (digits, sort keys, the 0/1 split's flags),
+/// between 16 MiB and kMinScratch.
+size_t min_scratch(const DeviceShape& s) {
+  return std::clamp(size_t{64} << s.log_n, size_t{16} << 20, kMinScratch);
+}
+/// The smallest chunk buffer: a sixteenth of the key, between 1 MiB and kMinChunk, in whole G2 points.
+size_t min_chunk(size_t key_bytes) {
+  return std::clamp(key_bytes / 16, size_t{1} << 20, kMinChunk) / kG2 * kG2;
+}
+
+/// The rows' slice buffers: an eighth of the rows, between 1 MiB and kRowsChunk, in 256-byte units.
+size_t rows_chunk_bytes(const DeviceShape& s) {
+  return std::clamp(s.rows_bytes / 8, size_t{1} << 20, kRowsChunk) / 256 * 256;
+}
+
+/// One arrangement of a partition's own buffers, richest first. rows_streamed: the rows cross the link
+/// in slices (kRowsChunk buffers) and a, b, c are evaluated on the device, a parked in host memory
+/// while b and c are transformed, and the witness re-uploaded after H.
 struct Arrangement {
   int slots;
   bool rows_resident;
   bool abc_in_sequence;
+  bool rows_streamed = false;
 };
 
 struct PhaseBytes {
@@ -35,6 +54,14 @@ PhaseBytes phase_bytes(const DeviceShape& s, const Arrangement& arr, size_t scra
       s.rows_bytes && !arr.abc_in_sequence ? (size_t)arr.slots * (s.n_inputs + s.n_aux) * kFr : s.n_aux * kFr;
   const size_t rows = arr.rows_resident ? s.rows_bytes : 0;
   PhaseBytes p;
+  if (arr.rows_streamed) {
+    const size_t w = (s.n_inputs + s.n_aux) * kFr;
+    // w + a + scratch (a's transforms), w + b + scratch, w + b + c (c evaluated), b + c + scratch (c's
+    // transforms, w dropped), a + b + c (H's numerator): with w ≤ one vector, at most three vectors.
+    p.ntt = std::max(w, vec) + 2 * vec + s.ntt_table_bytes + 2 * rows_chunk_bytes(s);
+    p.msm_base = std::max(vec, (s.a + s.b_g1) * kFr) + s.n_aux * kFr + scratch;
+    return p;
+  }
   // a, b, c (two at a time in sequence), the multi-pass NTT's scratch vector and its tables.
   // In sequence the witness goes up only after H (a, b, c come from the host then).
   p.ntt = (arr.abc_in_sequence ? 2 * vec : 3 * vec + witness) + vec + s.ntt_table_bytes + rows;
@@ -54,7 +81,12 @@ constexpr double kHostAbcSecondsPerRowByte = 3.28 / 8.9e9;
 
 double cost(const DeviceShape& s, const Arrangement& arr, size_t streamed) {
   double t = (double)streamed / kLinkBytesPerSecond;
-  if (s.rows_bytes && !arr.rows_resident) t += (double)s.rows_bytes * kHostAbcSecondsPerRowByte;
+  if (s.rows_bytes && arr.rows_streamed) {  // the rows, a parked and fetched back, the witness again
+    const size_t vec = size_t{32} << s.log_n;
+    t += (double)(s.rows_bytes + 2 * vec + (s.n_inputs + s.n_aux) * kFr) / kLinkBytesPerSecond;
+  } else if (s.rows_bytes && !arr.rows_resident) {
+    t += (double)s.rows_bytes * kHostAbcSecondsPerRowByte;
+  }
   if (s.rows_bytes && arr.slots < 2) t += (double)((s.n_inputs + s.n_aux) * kFr) / kLinkBytesPerSecond;
   return t;
 }
@@ -97,9 +129,8 @@ size_t key_vector_bytes(const DeviceShape& s, KeyVector v) {
 
 DevicePlan plan_device(const DeviceShape& s, size_t budget) {
   const size_t usable = budget > kDeviceReserve ? budget - kDeviceReserve : 0;
-  const size_t scratch = std::clamp(budget / 8, kMinScratch, kMaxScratch);
   std::vector<Arrangement> arrangements = {
-      {2, true, false}, {1, true, false}, {1, false, false}, {0, false, true}};
+      {2, true, false}, {1, true, false}, {1, false, false}, {0, false, true}, {0, false, true, true}};
   if (!s.rows_bytes)  // no device rows: the slot and rows steps change nothing
     arrangements = {{1, false, false}, {0, false, true}};
   size_t total = 0;
@@ -111,46 +142,56 @@ DevicePlan plan_device(const DeviceShape& s, size_t budget) {
   bool found = false;
   size_t best_resident = 0;
   double best_cost = 0;
-  for (const Arrangement& arr : arrangements) {
-    const PhaseBytes p = phase_bytes(s, arr, scratch);
-    for (unsigned mask = 0; mask < (1u << kKeyVectors); mask++) {
-      size_t res = 0;
-      for (int v = 0; v < kKeyVectors; v++)
-        if (mask >> v & 1) res += bytes[v];
-      const bool streams = res < total;
-      const size_t chunks = streams ? 2 * kMinChunk : 0;
-      if (res + std::max(p.ntt, p.msm_base + chunks) > usable) continue;
-      // The cheapest plan by the cost model; among equal costs the one keeping more resident, then the
-      // richer arrangement (earlier in the list).
-      const double c = cost(s, arr, total - res);
-      if (found && (c > best_cost || (c == best_cost && res <= best_resident))) continue;
-      found = true;
-      best_resident = res;
-      best_cost = c;
-      best.cost_seconds = c;
-      best.resident = {};
-      for (int v = 0; v < kKeyVectors; v++) best.resident[v] = mask >> v & 1;
-      best.resident_bytes = res;
-      best.streamed_bytes = total - res;
-      best.witness_slots = arr.slots;
-      best.rows_resident = arr.rows_resident && s.rows_bytes > 0;
-      best.abc_in_sequence = arr.abc_in_sequence;
-      best.msm_scratch_bytes = scratch;
-      best.ntt_phase_bytes = p.ntt;
-      const size_t left = usable - res - p.msm_base;  // ≥ chunks by the test above
-      best.chunk_bytes = streams ? std::min(kMaxChunk, left / 2) / kG2 * kG2 : 0;
-      best.msm_phase_bytes = p.msm_base + 2 * best.chunk_bytes;
+  // A scratch of an eighth of the budget where that fits, else the least one.
+  for (const size_t scratch : {std::clamp(budget / 8, min_scratch(s), kMaxScratch), min_scratch(s)}) {
+    for (const Arrangement& arr : arrangements) {
+      const PhaseBytes p = phase_bytes(s, arr, scratch);
+      for (unsigned mask = 0; mask < (1u << kKeyVectors); mask++) {
+        size_t res = 0;
+        for (int v = 0; v < kKeyVectors; v++)
+          if (mask >> v & 1) res += bytes[v];
+        const bool streams = res < total;
+        const size_t chunks = streams ? 2 * min_chunk(total) : 0;
+        if (res + std::max(p.ntt, p.msm_base + chunks) > usable) continue;
+        // The cheapest plan by the cost model; among equal costs the one keeping more resident, then the
+        // richer arrangement (earlier in the list).
+        const double c = cost(s, arr, total - res);
+        if (found && (c > best_cost || (c == best_cost && res <= best_resident))) continue;
+        found = true;
+        best_resident = res;
+        best_cost = c;
+        best.cost_seconds = c;
+        best.resident = {};
+        for (int v = 0; v < kKeyVectors; v++) best.resident[v] = mask >> v & 1;
+        best.resident_bytes = res;
+        best.streamed_bytes = total - res;
+        best.witness_slots = arr.slots;
+        best.rows_resident = arr.rows_resident && s.rows_bytes > 0;
+        best.abc_in_sequence = arr.abc_in_sequence;
+        best.rows_streamed = arr.rows_streamed && s.rows_bytes > 0;
+        best.rows_chunk_bytes = best.rows_streamed ? rows_chunk_bytes(s) : 0;
+        best.msm_scratch_bytes = scratch;
+        best.ntt_phase_bytes = p.ntt;
+        const size_t left = usable - res - p.msm_base;  // ≥ chunks by the test above
+        best.chunk_bytes = streams ? std::min(kMaxChunk, left / 2) / kG2 * kG2 : 0;
+        best.msm_phase_bytes = p.msm_base + 2 * best.chunk_bytes;
+      }
     }
+    if (found) break;
   }
-  const Arrangement& lean = arrangements.back();
-  const PhaseBytes lp = phase_bytes(s, lean, kMinScratch);
-  best.min_budget = std::max(lp.ntt, lp.msm_base + 2 * kMinChunk) + kDeviceReserve;
+  Arrangement lean = arrangements.front();
+  best.min_budget = SIZE_MAX;
+  for (const Arrangement& arr : arrangements) {
+    const PhaseBytes lp = phase_bytes(s, arr, min_scratch(s));
+    const size_t need = std::max(lp.ntt, lp.msm_base + 2 * min_chunk(total)) + kDeviceReserve;
+    if (need < best.min_budget) best.min_budget = need, lean = arr;
+  }
   best.fits = found;
   if (!found) {
     best.streamed_bytes = total;
     best.witness_slots = lean.slots;
     best.abc_in_sequence = lean.abc_in_sequence;
-    best.msm_scratch_bytes = kMinScratch;
+    best.msm_scratch_bytes = min_scratch(s);
   }
   return best;
 }
@@ -174,7 +215,10 @@ std::string DevicePlan::describe() const {
       "%.1f GiB for H, %.1f GiB for the MSMs; %d witness slot%s, rows on the %s, a/b/c %s; model +%.2f s",
       res.empty() ? "-" : res.c_str(), gib(resident_bytes), str.empty() ? "-" : str.c_str(),
       gib(streamed_bytes), (double)chunk_bytes / (1 << 20), gib(ntt_phase_bytes), gib(msm_phase_bytes),
-      witness_slots, witness_slots == 1 ? "" : "s", rows_resident ? "device" : "host",
+      witness_slots, witness_slots == 1 ? "" : "s",
+      rows_resident   ? "device"
+      : rows_streamed ? "host, streamed to the device"
+                      : "host",
       abc_in_sequence ? "in sequence" : "at once", cost_seconds);
   return buf;
 }

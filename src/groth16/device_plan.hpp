@@ -47,6 +47,9 @@ struct DevicePlan {
   bool rows_resident = false;    ///< compact rows kept on the device (a, b, c evaluated there)
   bool abc_in_sequence = false;  ///< a, b, c from the host, transformed one after another (two vectors
                                  ///< live instead of three); the witness goes up after H
+  bool rows_streamed = false;    ///< rows streamed to the device in slices, a, b, c evaluated there, a parked
+                                 ///< in host memory during b and c (with abc_in_sequence; no witness slot)
+  size_t rows_chunk_bytes = 0;   ///< each of the two slice buffers of streamed rows (≤ kRowsChunk)
   size_t ntt_phase_bytes = 0;    ///< peak of the partition while H is computed (besides the resident key)
   size_t msm_phase_bytes = 0;    ///< peak of the partition during its MSMs (chunks included)
   double cost_seconds = 0;       ///< the model's time per partition beyond a resident proof (plan_device)
@@ -59,12 +62,15 @@ struct DevicePlan {
   std::string describe() const;
 };
 
+/// The largest of the two buffers that stream a circuit's rows (DevicePlan::rows_chunk_bytes).
+inline constexpr size_t kRowsChunk = size_t{256} << 20;
+
 /// Bytes kept free of any plan for the CUDA context's own allocations and the allocator's rounding.
 inline constexpr size_t kDeviceReserve = size_t{512} << 20;
 
 /// Plans `shape` on `budget` bytes of device memory. All the arrangements of a partition's own buffers
-/// (two witness slots or one; rows on the device or evaluated on the host; a, b, c at once
-/// or in sequence, with the witness uploaded after H) and every set of resident point vectors are tried,
+/// (two witness slots or one; rows on the device, evaluated on the host or streamed in slices; a, b, c at
+/// once or in sequence, with the witness uploaded after H) and every set of resident point vectors are tried,
 /// and the one with the least modelled cost wins: streamed bytes at 25 GB/s, host-evaluated rows at
 /// PERFORMANCE.md §12's rate, an unoverlapped witness upload. The rest of the key streams through two
 /// chunk buffers sized from what is left (at least 64 MiB each, at most 2 GiB). `fits` is false when

@@ -169,7 +169,7 @@ int main(int argc, char** argv) try {
       a.reps = std::atoi(argv[i + 2]);
       a.partitions = std::atoi(argv[i + 3]);
       a.sweep = true;
-      a.stream_budget = std::strtoull(argv[i + 4], nullptr, 10);
+      a.stream_budgets = {std::strtoull(argv[i + 4], nullptr, 10)};
       a.device.device = "gpu";
       a.json = take_json();
       try {

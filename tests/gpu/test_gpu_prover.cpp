@@ -182,8 +182,8 @@ struct ScopedEnv {
 
 TEST(GpuProver, EveryDevicePlanProvesTheSame) {
   // Budgets from the planner's own model for this circuit with its rows: from the least it proves in
-  // (everything streamed, a, b, c in sequence, no slot) through partial residency to the whole key, each
-  // proof byte-identical to the CPU's, synthesized and deferred. Chunks of 5,001 points
+  // (everything streamed, rows too, a, b, c in sequence, no slot) through partial residency to the whole key,
+  // each proof byte-identical to the CPU's, synthesized and deferred. Chunks of 5,001 points
   // (CUZK_STREAM_CHUNK_BYTES) make every streamed MSM run over several chunks and a short last one.
   CUZK_REQUIRE_GPU();
   ScopedEnv chunk("CUZK_STREAM_CHUNK_BYTES", std::to_string(5001 * 192));
@@ -195,11 +195,25 @@ TEST(GpuProver, EveryDevicePlanProvesTheSame) {
   const size_t lo = plan_device(sh, 0).min_budget;
   size_t hi = lo;
   while (!plan_device(sh, hi).all_resident() || plan_device(sh, hi).witness_slots < 2) hi += hi / 8;
-  bool saw_sequence = false, saw_partial = false, saw_all = false;
-  for (size_t b = lo; b <= hi + hi / 8; b += std::max<size_t>((hi - lo) / 12, 1 << 20)) {
+  // One budget for each kind of layout between the two (witness slots, where the rows are, a/b/c at once
+  // or in sequence; none, part or all of the key resident), found by the planner alone in 256 KiB steps.
+  std::vector<size_t> budgets;
+  std::string last;
+  for (size_t b = lo; b <= hi; b += 256 << 10) {
+    const DevicePlan p = plan_device(sh, b);
+    const int residency = p.all_resident()       ? 2
+                          : p.resident_bytes > 0 ? 1
+                                                 : 0;  // none, part or all of the key
+    const std::string sig =
+        std::to_string(p.witness_slots * 8 + p.rows_resident * 4 + p.rows_streamed * 2 + p.abc_in_sequence) +
+        "/" + std::to_string(residency);
+    if (sig != last) budgets.push_back(b), last = sig;
+  }
+  bool saw_rows_streamed = false, saw_partial = false, saw_all = false;
+  for (const size_t b : budgets) {
     const DevicePlan p = plan_device(sh, b);
     SCOPED_TRACE(p.describe());
-    saw_sequence |= p.abc_in_sequence;
+    saw_rows_streamed |= p.rows_streamed;
     saw_partial |= p.resident_bytes > 0 && p.streamed_bytes > 0;
     saw_all |= p.all_resident();
     GpuBackendOptions o;
@@ -207,7 +221,7 @@ TEST(GpuProver, EveryDevicePlanProvesTheSame) {
     GpuBackend gpu(o);
     expect_same_as_cpu(c, gpu);
   }
-  EXPECT_TRUE(saw_sequence);
+  EXPECT_TRUE(saw_rows_streamed);
   EXPECT_TRUE(saw_partial);
   EXPECT_TRUE(saw_all);
 }
