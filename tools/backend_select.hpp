@@ -17,7 +17,7 @@ struct DeviceChoice {
   std::string device = "auto";  ///< auto (GPU when one is present, CPU otherwise), cpu or gpu
   std::vector<int> devices;     ///< GPU ordinals (empty = device 0)
   std::string g2 = "gpu";       ///< where the B_G2 MSM runs on a GPU backend: gpu or cpu
-  size_t gpu_mem_budget = 0;    ///< bytes for resident keys per GPU (0 = auto)
+  size_t gpu_mem_budget = 0;    ///< device bytes per GPU in all (GpuBackendOptions::mem_budget; 0 = the device's memory)
   unsigned threads = 0;         ///< CPU threads (0 = all)
 };
 

@@ -153,8 +153,8 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     cmd->add_option(
         "--gpu-mem-budget", budget_text,
-        "GPU memory for resident keys, e.g. 16GiB (default: the device minus one partition's working "
-        "set); a key that does not fit is streamed");
+        "GPU memory cuzk may use in all, e.g. 16GiB for a 16 GB card (default: the device's memory): "
+        "what of a key fits beside one partition stays resident, the rest streams from host memory");
   };
   add_device_options(prove);
 

@@ -163,7 +163,18 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
     r.uint_list("devices", c.gpu_devices);
     r.uint("gpu_threads", c.gpu_threads, 0, 4096);
     r.uint("gpu_workers_per_device", c.gpu_workers_per_device, 1, 64);
+    r.str("mem_budget", c.gpu_mem_budget);
     r.no_unknown_keys();
+  }
+  if (!c.gpu_mem_budget.empty() && c.gpu_mem_budget != "auto") {
+    try {
+      c.gpu_mem_budget_bytes = engine::parse_size(c.gpu_mem_budget);
+    } catch (const Error& e) {
+      throw Error(ErrorCode::kInvalidArgument, name + ": gpus.mem_budget: " + e.what());
+    }
+    if (c.gpu_mem_budget_bytes == 0)
+      throw Error(ErrorCode::kInvalidArgument, name + ": gpus.mem_budget: '" + c.gpu_mem_budget +
+                                                   "' is no size (e.g. 16GiB; leave it out for the whole device)");
   }
   if (const toml::table* t = section(root, "synthesis", name)) {
     TableReader r(*t, "synthesis.", name);

@@ -61,6 +61,8 @@ struct ServiceConfig {
   std::vector<unsigned> gpu_devices;    ///< gpus.devices; empty = all (one CPU device without a GPU)
   unsigned gpu_threads = 0;             ///< gpus.gpu_threads: CPU threads per backend; 0 = all
   unsigned gpu_workers_per_device = 2;  ///< gpus.gpu_workers_per_device
+  std::string gpu_mem_budget;           ///< gpus.mem_budget: device memory per GPU, e.g. "16GiB"; "" = all
+  uint64_t gpu_mem_budget_bytes = 0;    ///< gpus.mem_budget parsed (0 = the device's memory)
   unsigned synthesis_threads = 0;       ///< synthesis.threads; 0 = cores / 2
   unsigned synthesis_concurrency = 1;   ///< pipeline.synthesis_concurrency
   unsigned max_parallel_synthesis = 0;  ///< pipeline.max_parallel_synthesis; 0 = synthesis_concurrency

@@ -124,6 +124,7 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
     for (int d : ids) {
       GpuBackendOptions o;
       o.device = d;
+      o.mem_budget = cfg.gpu_mem_budget_bytes;
       m.backends.push_back(std::make_unique<GpuBackend>(o));
     }
   }
