@@ -292,8 +292,12 @@ struct GpuBackend::Impl {
     return r;
   }
 
-  /// The device bytes this backend may use: the configured budget, else the device's memory.
-  size_t device_budget() const { return opt.mem_budget ? opt.mem_budget : total_mem; }
+  /// The device bytes this backend may use: the configured budget, else the device's memory less 1 GiB
+  /// (other processes' contexts, a display, the allocator's fragmentation).
+  size_t device_budget() const {
+    if (opt.mem_budget) return opt.mem_budget;
+    return total_mem > (size_t{2} << 30) ? total_mem - (size_t{1} << 30) : total_mem / 2;
+  }
 
   cuda::GpuNtt& ntt(int log_n, RootConvention conv) {
     auto& p = ntts[{log_n, (int)conv}];
@@ -486,7 +490,7 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     res = im.resident_for(key, asg->rows.get());
     if (ms_since(t) > 1) st.emplace_back("srs_upload", ms_since(t));
   }
-  const DevicePlan& plan = res->plan;
+  const DevicePlan plan = res->plan;  // a copy: a later call may re-plan the key (its rows became known)
   // Frugal: the budget is the user's, or the plan leaves little room: the pool's cached blocks go back
   // between H and the MSMs and each MSM engine's scratch after its call, so the device peak is the plan's.
   const size_t peak =
