@@ -34,6 +34,7 @@ double ms_since(Clock::time_point t0) {
 DeviceShape shape_on_device(const ProvingKey& key, const CompactCs* rows) {
   DeviceShape sh = device_shape(key);
   sh.rows_bytes = rows ? rows->bytes() : 0;
+  sh.rows_table_bytes = rows ? rows->table.size() * sizeof(Fr) : 0;
   sh.ntt_table_bytes = cuda::GpuNtt::max_table_bytes(key.log_n);
   return sh;
 }
@@ -472,6 +473,23 @@ size_t GpuBackend::mem_budget() const {
   return impl_->budget;
 }
 
+/// CUZK_MEM_TRACE=1 (diagnostics): start() adds stages "mem_<point>" whose value is the device memory in
+/// use there, MiB (the driver's view), and "pool_<point>", the pool's reserved MiB.
+static bool mem_trace() {
+  static const bool on = [] {
+    const char* e = std::getenv("CUZK_MEM_TRACE");
+    return e && e[0] == '1';
+  }();
+  return on;
+}
+static void trace_memory(StageTimes& st, const char* point, int dev) {
+  if (!mem_trace()) return;
+  cuda::synchronize(dev);
+  const cuda::MemoryStats m = cuda::memory_stats(dev);
+  st.emplace_back(std::string("mem_") + point, (double)(m.device_total - m.device_free) / (1 << 20));
+  st.emplace_back(std::string("pool_") + point, (double)m.pool_reserved / (1 << 20));
+}
+
 std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingKey> key,
                                                   std::shared_ptr<const Assignment> asg) {
   check_fault(FaultPoint::kBackendStart, "cuda start");  // tests: a failed start (util/fault.hpp)
@@ -490,6 +508,7 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     res = im.resident_for(key, asg->rows.get());
     if (ms_since(t) > 1) st.emplace_back("srs_upload", ms_since(t));
   }
+  trace_memory(st, "key", dev);
   const DevicePlan plan = res->plan;  // a copy: a later call may re-plan the key (its rows became known)
   // Frugal: the budget is the user's, or the plan leaves little room: the pool's cached blocks go back
   // between H and the MSMs and each MSM engine's scratch after its call, so the device peak is the plan's.
@@ -534,6 +553,9 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
   {
     std::lock_guard<std::mutex> lk(im.gpu_mu);
     res->last_use = ++im.clock;
+    // Frugal: the blocks the last partition's MSMs left cached (A/B scalars, aux: sizes H cannot reuse)
+    // go back before H takes its own.
+    if (frugal) cuda::release_cached_memory(dev);
 
     // Deferred a, b, c (asg->rows) whose rows are resident: evaluated on the device from the slot.
     // Otherwise a, b, c are uploaded through pinned staging on the copy stream, each transform queued as
@@ -594,6 +616,9 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
         to_coset(a, hv.a);
         to_coset(b, hv.b);
         cuda::fr_mul(a, b, a);  // a∘b on the coset; b's buffer takes c
+        // c goes up on the copy stream, which is not ordered after the context stream's product that
+        // still reads b: wait for it first.
+        if (!rows) cuda::synchronize(dev);
         to_coset(b, hv.c);
         cuda::fr_sub_scale(a, b, z_inv, a);
       } else {
@@ -618,6 +643,7 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     st.emplace_back("h_ntt_wait", ms_since(t));
     if (abc_timer) st.emplace_back("abc_device", abc_timer->ms());
     host_abc.reset();
+    trace_memory(st, "h", dev);
     if (frugal) cuda::release_cached_memory(dev);  // b, c and the NTT scratch go back to the driver
     if (!slot && plan.abc_in_sequence) {           // the witness goes up now that H's buffers are gone
       t = Clock::now();
@@ -642,6 +668,7 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
 
     t = Clock::now();
     s.h = run(res->h, im.stream_g1, key->h, a.data(), h_len);
+    trace_memory(st, "msm_h", dev);
     a = {};
     st.emplace_back("msm_h", ms_since(t));
     if (frugal) cuda::release_cached_memory(dev);
@@ -667,6 +694,7 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     s.a = run_g1("msm_a", res->a, key->a, as.data(), as.size());
     s.b_g1 = run_g1("msm_b_g1", res->b_g1, key->b_g1, bs.data(), bs.size());
     s.l = run_g1("msm_l", res->l, key->l, d_aux, key->n_aux);
+    trace_memory(st, "msm_l", dev);
     if (slot) im.give_slot(std::move(slot));  // the L MSM returned: no kernel reads the witness now
     if (!im.g2_pool) {
       t = Clock::now();

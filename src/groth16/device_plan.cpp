@@ -58,7 +58,7 @@ PhaseBytes phase_bytes(const DeviceShape& s, const Arrangement& arr, size_t scra
     const size_t w = (s.n_inputs + s.n_aux) * kFr;
     // w + a + scratch (a's transforms), w + b + scratch, w + b + c (c evaluated), b + c + scratch (c's
     // transforms, w dropped), a + b + c (H's numerator): with w ≤ one vector, at most three vectors.
-    p.ntt = std::max(w, vec) + 2 * vec + s.ntt_table_bytes + 2 * rows_chunk_bytes(s);
+    p.ntt = std::max(w, vec) + 2 * vec + s.ntt_table_bytes + s.rows_table_bytes + 2 * rows_chunk_bytes(s);
     p.msm_base = std::max(vec, (s.a + s.b_g1) * kFr) + s.n_aux * kFr + scratch;
     return p;
   }

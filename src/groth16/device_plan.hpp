@@ -20,7 +20,8 @@ struct DeviceShape {
   size_t n_aux = 0;                                ///< auxiliary variables (= l)
   size_t a = 0, b_g1 = 0, b_g2 = 0, l = 0, h = 0;  ///< points per vector
   size_t rows_bytes = 0;  ///< the circuit's compact rows when a, b, c are evaluated on the device; 0 = none
-  size_t ntt_table_bytes = 0;  ///< twiddle tables of the NTT at this size (cuda::GpuNtt::max_table_bytes)
+  size_t rows_table_bytes = 0;  ///< of which its coefficient table (on the device also when rows stream)
+  size_t ntt_table_bytes = 0;   ///< twiddle tables of the NTT at this size (cuda::GpuNtt::max_table_bytes)
 };
 
 /// The shape of `key` (rows and NTT tables left 0: the caller knows them).

@@ -191,6 +191,7 @@ TEST(GpuProver, EveryDevicePlanProvesTheSame) {
   auto rows = std::make_shared<const CompactCs>(compact(c.rows, cpu().pool()));
   DeviceShape sh = device_shape(*c.key);
   sh.rows_bytes = rows->bytes();
+  sh.rows_table_bytes = rows->table.size() * sizeof(Fr);
   sh.ntt_table_bytes = cuda::GpuNtt::max_table_bytes(sh.log_n);
   const size_t lo = plan_device(sh, 0).min_budget;
   size_t hi = lo;
