@@ -337,7 +337,8 @@ PostCommands::PostCommands(CLI::App& app, CLI::App& bench,
   setup_ = post_->add_subcommand("setup", "A TESTING-ONLY key (.params and .vk) for a PoSt circuit");
   setup_->add_option("--registered-proof", registered_proof_, rp_help)->required();
   setup_->add_option("--seed", seed_, "Toxic waste seed")->capture_default_str();
-  setup_->add_option("out", out_, "out.params, or a folder (Filecoin's file name)")->required();
+  setup_->add_option("out", out_, "out.params, or a folder (created when missing) for Filecoin's file name")
+      ->required();
   add_device_options(setup_, false);
   prove_ = post_->add_subcommand("prove", "Prove a PoSt partition; the proof is verified before writing");
   prove_->add_option("--request", request_, "request.json")->required()->check(CLI::ExistingFile);

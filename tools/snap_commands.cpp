@@ -368,7 +368,8 @@ SnapCommands::SnapCommands(CLI::App& app, CLI::App& bench,
       snap_->add_subcommand("setup", "A TESTING-ONLY key of a size under Filecoin's file name, and its .vk");
   setup_->add_option("--sector-size", sector_size_, sizes);
   setup_->add_option("--seed", seed_, "Toxic-waste seed")->capture_default_str();
-  setup_->add_option("out", out_, "Folder or out.params")->required();
+  setup_->add_option("out", out_, "out.params, or a folder (created when missing) for Filecoin's file name")
+      ->required();
   add_device_options(setup_, false);
   prove_ = snap_->add_subcommand("prove", "Prove every partition; each proof is verified before writing");
   prove_->add_option("--vanilla", vanilla_, "JSON array of base64 bincode partition proofs")
