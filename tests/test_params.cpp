@@ -3,6 +3,7 @@
 // files written by the @noble/curves oracle (tests/oracle/test_verify_bellperson.mjs).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -309,6 +310,29 @@ TEST(FormatParams, DecoderHookDecodesTheVectors) {
   opt.decoder = &d;
   EXPECT_TRUE(read_params(good, "d.params", opt) == small_key());
   EXPECT_EQ(d.calls, (std::vector<size_t>{7, 5, 6, 4, 4}));  // h, l, a, b_g1, b_g2 (ic and the header: CPU)
+}
+
+TEST(FormatParams, ProgressCountsEveryVectorPoint) {
+  // h 7 + l 5 + a 6 + b_g1 4 + b_g2 4 = 26 points (ic is not counted); reports never go back, the last
+  // one is 26 of 26, once. The same with a decoder (one report per vector).
+  const std::vector<uint8_t> good = params_bytes(small_key());
+  CpuTestDecoder d;
+  for (PointDecoder* decoder : {(PointDecoder*)nullptr, (PointDecoder*)&d}) {
+    std::vector<std::pair<uint64_t, uint64_t>> seen;
+    ThreadPool pool(2);
+    ParamsReadOptions opt;
+    opt.pool = &pool;
+    opt.decoder = decoder;
+    opt.progress = [&](uint64_t done, uint64_t total) { seen.emplace_back(done, total); };
+    EXPECT_TRUE(read_params(good, "p.params", opt) == small_key());
+    ASSERT_FALSE(seen.empty());
+    for (size_t i = 0; i < seen.size(); i++) {
+      EXPECT_EQ(seen[i].second, 26u);
+      EXPECT_LE(seen[i > 0 ? i - 1 : 0].first, seen[i].first);
+    }
+    EXPECT_EQ(seen.back().first, 26u);
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), std::make_pair(uint64_t{26}, uint64_t{26})), 1);
+  }
 }
 
 TEST(FormatParams, DecoderHookReportsTheCpuError) {

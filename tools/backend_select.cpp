@@ -1,6 +1,8 @@
 #include "backend_select.hpp"
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 
 #include "engine/memory.hpp"
@@ -127,12 +129,29 @@ std::unique_ptr<PointDecoder> params_decoder(const DeviceChoice& c) {
   return nullptr;
 }
 
-ProvingKey read_params_on(const std::string& path, const DeviceChoice& c, SubgroupCheck check) {
+ProvingKey read_params_on(const std::string& path, const DeviceChoice& c, SubgroupCheck check,
+                          bool show_progress) {
   const std::unique_ptr<PointDecoder> decoder = params_decoder(c);
   ParamsReadOptions opt;
   opt.subgroup = check;
   opt.threads = c.threads;
   opt.decoder = decoder.get();
+  if (show_progress && check == SubgroupCheck::kYes) {
+    std::fprintf(stderr,
+                 "%s: checking that every point of the key is in its subgroup (%s; minutes per GB of key on "
+                 "a few CPU cores; --no-subgroup-check skips it for a file whose integrity is known)\n",
+                 path.c_str(), decoder ? "on the GPU" : "on the CPU");
+    const auto t0 = std::chrono::steady_clock::now();
+    auto last = t0;
+    opt.progress = [&](uint64_t done, uint64_t total) {
+      const auto now = std::chrono::steady_clock::now();
+      if (done < total && now - last < std::chrono::seconds(5)) return;
+      last = now;
+      std::fprintf(stderr, "%s: checking key subgroup: %llu of %llu points (%.0f %%), %.0f s\n", path.c_str(),
+                   (unsigned long long)done, (unsigned long long)total, total ? 100.0 * done / total : 100.0,
+                   std::chrono::duration<double>(now - t0).count());
+    };
+  }
   return read_params(path, opt);
 }
 

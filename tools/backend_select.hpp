@@ -43,9 +43,11 @@ const SetupAccel* setup_accel(const DeviceChoice& c);
 std::unique_ptr<PointDecoder> params_decoder(const DeviceChoice& c);
 
 /// read_params of `path` with the subgroup check `check` (on by default), the points decoded on the GPU
-/// that c chooses (params_decoder) or else on c.threads CPU threads. Throws as read_params and
-/// params_decoder do.
+/// that c chooses (params_decoder) or else on c.threads CPU threads. With `show_progress` and the check
+/// on, lines on stderr: one when the check starts (what it costs, and --no-subgroup-check), then every
+/// 5 s "<path>: checking key subgroup: X of Y points (P %), T s". Throws as read_params and params_decoder
+/// do.
 ProvingKey read_params_on(const std::string& path, const DeviceChoice& c,
-                          SubgroupCheck check = SubgroupCheck::kYes);
+                          SubgroupCheck check = SubgroupCheck::kYes, bool show_progress = false);
 
 }  // namespace cuzk::cli

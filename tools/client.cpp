@@ -10,8 +10,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli_checks.hpp"
 #include "formats/atomic_file.hpp"
 #include "formats/c1.hpp"
 #include "grpc_client.hpp"
@@ -116,26 +118,54 @@ std::string to_json(const google::protobuf::Message& m) {
   return out;
 }
 
-/// Prints an await result (without the proof bytes); returns 0 for COMPLETED, 1 otherwise.
-int print_result(const v1::AwaitProofResponse& r) {
-  v1::AwaitProofResponse shown = r;
-  shown.clear_proof();
-  shown.clear_proof_json();
-  shown.clear_public_json();
-  std::printf("%s\n", to_json(shown).c_str());
+/// The files a completed job's proofs went to (write_proofs): empty when none were written.
+struct WrittenProofs {
+  std::string proof;                                 ///< proof.bin
+  std::vector<std::string> proof_json, public_json;  ///< proof_<i>.json, public_<i>.json
+};
+
+/// Prints an await result as JSON; returns 0 for COMPLETED, 1 otherwise. The proofs that were written
+/// to files are shown by their paths ("proof": "DIR/proof.bin", "proofJson": ["DIR/proof_0.json", …],
+/// "publicJson": […]), the others as the response carries them (the proof bytes in base64).
+int print_result(const v1::AwaitProofResponse& r, const WrittenProofs& written) {
+  if (written.proof.empty()) {
+    std::printf("%s\n", to_json(r).c_str());
+  } else {
+    v1::AwaitProofResponse shown = r;
+    shown.clear_proof();
+    shown.clear_proof_json();
+    shown.clear_public_json();
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(to_json(shown));
+    j["proof"] = written.proof;
+    j["proofJson"] = written.proof_json;
+    j["publicJson"] = written.public_json;
+    std::printf("%s\n", j.dump(1).c_str());
+  }
   return r.status() == v1::AwaitProofResponse::COMPLETED ? 0 : 1;
 }
 
 /// A completed job's proofs into `dir`: proof.bin (zcash encodings in partition order) and, for circom
-/// circuits, proof_<i>.json and public_<i>.json. Nothing for a job not completed.
-void write_proofs(const v1::AwaitProofResponse& r, const std::string& dir_name) {
-  if (r.status() != v1::AwaitProofResponse::COMPLETED) return;
+/// circuits, proof_<i>.json and public_<i>.json. Nothing for a job not completed. Returns the paths.
+WrittenProofs write_proofs(const v1::AwaitProofResponse& r, const std::string& dir_name) {
+  WrittenProofs w;
+  if (r.status() != v1::AwaitProofResponse::COMPLETED) return w;
   const std::filesystem::path dir(dir_name);
-  write_file_atomic(dir / "proof.bin", r.proof());
+  w.proof = (dir / "proof.bin").string();
+  write_file_atomic(w.proof, r.proof());
   for (int i = 0; i < r.proof_json_size(); i++) {
-    write_file_atomic(dir / ("proof_" + std::to_string(i) + ".json"), r.proof_json(i));
-    write_file_atomic(dir / ("public_" + std::to_string(i) + ".json"), r.public_json(i));
+    w.proof_json.push_back((dir / ("proof_" + std::to_string(i) + ".json")).string());
+    w.public_json.push_back((dir / ("public_" + std::to_string(i) + ".json")).string());
+    write_file_atomic(w.proof_json.back(), r.proof_json(i));
+    write_file_atomic(w.public_json.back(), r.public_json(i));
   }
+  return w;
+}
+
+/// Creates the --out folder when it is missing (its parent must exist) and checks that it can be
+/// written, before the job is sent.
+void prepare_out_dir(const std::string& dir) {
+  make_folder(dir);
+  check_outputs({}, {(std::filesystem::path(dir) / "proof.bin").string()});
 }
 
 }  // namespace
@@ -144,15 +174,13 @@ int run_client(const std::string& what, const ClientOptions& o, bool) {
   auto stub = connect(o.addr);
   grpc::ClientContext ctx;
   if (what == "prove") {
-    if (!std::filesystem::is_directory(o.out_dir))
-      throw Error(ErrorCode::kInvalidArgument, o.out_dir + ": no such folder (--out)");
     v1::ProveRequest req;
     *req.mutable_submit() = job_request(o);
+    prepare_out_dir(o.out_dir);
     v1::ProveResponse resp;
     check(stub->Prove(&ctx, req, &resp), o.addr, "Prove");
     const v1::AwaitProofResponse& r = resp.result();
-    write_proofs(r, o.out_dir);
-    return print_result(r);
+    return print_result(r, write_proofs(r, o.out_dir));
   }
   if (what == "submit") {
     v1::SubmitProofResponse resp;
@@ -161,13 +189,13 @@ int run_client(const std::string& what, const ClientOptions& o, bool) {
     return 0;
   }
   if (what == "await") {
+    if (!o.out_dir.empty()) prepare_out_dir(o.out_dir);
     v1::AwaitProofRequest req;
     req.set_job_id(o.job_id);
     req.set_timeout_ms(o.timeout_ms);
     v1::AwaitProofResponse resp;
     check(stub->AwaitProof(&ctx, req, &resp), o.addr, "AwaitProof");
-    if (!o.out_dir.empty()) write_proofs(resp, o.out_dir);
-    return print_result(resp);
+    return print_result(resp, o.out_dir.empty() ? WrittenProofs{} : write_proofs(resp, o.out_dir));
   }
   if (what == "cancel") {
     v1::CancelProofRequest req;

@@ -21,6 +21,7 @@
 #include "bench_gpu_msm.hpp"
 #include "bench_prove.hpp"
 #include "bench_witness.hpp"  // bench witness
+#include "cli_checks.hpp"
 #include "engine/porep.hpp"
 #include "engine_commands.hpp"  // serve, client, bench batch, bench pipeline
 #include "formats/atomic_file.hpp"
@@ -46,11 +47,13 @@
 #include "timeline.hpp"
 #include "util/error.hpp"
 #include "util/plural.hpp"
+#include "version.hpp"
 
 namespace {
 
 using namespace cuzk;
 using cuzk::cli::BenchProveArgs;
+using cuzk::cli::check_outputs;
 using cuzk::cli::DeviceChoice;
 using cuzk::cli::make_backend;
 using cuzk::cli::parse_devices;
@@ -84,30 +87,6 @@ Fr parse_scalar(const std::string& dec, const char* what) {
   return v;
 }
 
-/// Refuses output paths that name an input or each other, or whose folder does not exist, before any
-/// work is done (so a failed run leaves nothing behind and never overwrites an input).
-void check_outputs(const std::vector<std::string>& inputs, const std::vector<std::string>& outputs) {
-  namespace fs = std::filesystem;
-  auto same = [](const std::string& a, const std::string& b) {
-    std::error_code ec;
-    return fs::equivalent(a, b, ec) || fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
-  };
-  for (size_t i = 0; i < outputs.size(); i++) {
-    fs::path dir = fs::path(outputs[i]).parent_path();
-    if (!dir.empty() && !fs::is_directory(dir))
-      throw Error(ErrorCode::kInvalidArgument, outputs[i] + ": folder " + dir.string() + " does not exist");
-    if (fs::is_directory(outputs[i]))
-      throw Error(ErrorCode::kInvalidArgument, outputs[i] + ": is a folder, expected a file name");
-    for (const auto& in : inputs)
-      if (!in.empty() && same(in, outputs[i]))
-        throw Error(ErrorCode::kInvalidArgument,
-                    "output " + outputs[i] + " is also an input: refusing to overwrite it");
-    for (size_t j = 0; j < i; j++)
-      if (same(outputs[j], outputs[i]))
-        throw Error(ErrorCode::kInvalidArgument, "the two outputs are the same file: " + outputs[i]);
-  }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -117,6 +96,7 @@ int main(int argc, char** argv) {
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   CLI::App app{"cuzk: Groth16 proving engine for BLS12-381 (circom/snarkjs .zkey, bellperson .params)"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", cuzk::cli::version_text(), "Print the version and the build's commit");
   unsigned threads = 0;
   bool quiet = false;
   app.add_option("--threads", threads, "CPU threads (0 = all)")->capture_default_str();
@@ -146,8 +126,13 @@ int main(int argc, char** argv) {
   prove->add_flag("--no-verify", no_verify, "Skip verifying the proof before writing it");
   prove->add_option("--r", r_dec, "Blinding scalar r (decimal; testing only: makes the proof deterministic)");
   prove->add_option("--s", s_dec, "Blinding scalar s (decimal; testing only)");
-  auto add_device_options = [&](CLI::App* cmd) {
+  // proving = false (a setup): only --device and --devices, the GPU of the fixed-base multiplications
+  auto add_device_options = [&](CLI::App* cmd, bool proving) {
     cmd->add_option("--device", dev.device, "auto (GPU when present), cpu or gpu")->capture_default_str();
+    if (!proving) {
+      cmd->add_option("--devices", devices_text, "GPU ordinal of the setup's fixed-base multiplications");
+      return;
+    }
     cmd->add_option("--devices", devices_text, "GPU ordinals, e.g. 0,1 (partitions spread over them)");
     cmd->add_option("--g2", dev.g2, "Where the B_G2 MSM runs with a GPU: gpu or cpu (overlapped)")
         ->capture_default_str();
@@ -156,7 +141,7 @@ int main(int argc, char** argv) {
         "GPU memory cuzk may use in all, e.g. 16GiB for a 16 GB card (default: the device's memory): "
         "what of a key fits beside one partition stays resident, the rest streams from host memory");
   };
-  add_device_options(prove);
+  add_device_options(prove, true);
 
   // verify
   auto* verify_cmd = app.add_subcommand("verify", "Verify a proof (exit 0 valid, 1 invalid)");
@@ -191,8 +176,8 @@ int main(int argc, char** argv) {
   setup_cmd->add_option(
       "--porep", porep_size,
       "Filecoin's PoRep circuit of a sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB): out.params, "
-      "or a folder to write Filecoin's parameter file names into");
-  add_device_options(setup_cmd);
+      "or a folder (created when missing) to write Filecoin's parameter file names into");
+  add_device_options(setup_cmd, false);
 
   // synth
   auto* synth_cmd = app.add_subcommand("synth", "Generate a synthetic circuit and witness and describe them");
@@ -256,7 +241,7 @@ int main(int argc, char** argv) {
       "--stream-budget", stream_budget_text,
       "Also prove with these GPU memory budgets, e.g. 16GiB,24GiB (GPU only): plan, peak, times");
   bench_prove_cmd->add_option("--json", bp.json, "Also write the figures and the environment to FILE");
-  add_device_options(bench_prove_cmd);
+  add_device_options(bench_prove_cmd, true);
 
   cuzk::cli::EngineCommands engine_commands(app, *bench);  // serve, client, bench batch/pipeline
   cuzk::cli::PorepCommands porep_commands(app, *bench, add_device_options);  // porep …, bench circuit
@@ -278,6 +263,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "cuzk: error: %s (see cuzk --help)\n", e.what());
@@ -308,6 +295,7 @@ int main(int argc, char** argv) {
       wtns_path = prove_args[k++];
       proof_path = prove_args[k++];
       public_path = prove_args[k++];
+      check_outputs({zkey_path, params_path, wtns_path, r1cs_path}, {proof_path, public_path});
       ProveOptions opt;
       opt.verify = !no_verify;
       opt.progress = [&](const std::string& p) { progress(p); };
@@ -321,7 +309,6 @@ int main(int argc, char** argv) {
       ThreadPool pool(threads);
       ProveResult res;
       if (bell) {
-        check_outputs({params_path, wtns_path, r1cs_path}, {proof_path, public_path});
         progress("reading " + r1cs_path);
         const R1cs r1 = read_r1cs(r1cs_path);
         const ConstraintSystem rows = constraint_system(r1, HConvention::kBellperson);
@@ -332,7 +319,8 @@ int main(int argc, char** argv) {
                                                        counted(w.size(), "value") + " but " + r1cs_path +
                                                        " has " + counted(rows.n_vars(), "wire"));
         progress("reading " + params_path);
-        const ProvingKey key = read_params_on(params_path, dev);
+        progress.done();  // read_params_on shows the subgroup check's progress in lines of its own
+        const ProvingKey key = read_params_on(params_path, dev, SubgroupCheck::kYes, !quiet);
         check_key_fits(key, rows, params_path + " and " + r1cs_path);
         opt.r1cs = &r1;
         progress("synthesis");
@@ -351,7 +339,6 @@ int main(int argc, char** argv) {
           throw Error(ErrorCode::kInvalidArgument, wtns_path + ": the witness has " +
                                                        counted(w.size(), "value") + " but " + zkey_path +
                                                        " expects " + std::to_string(zk.n_vars));
-        check_outputs({zkey_path, wtns_path, r1cs_path}, {proof_path, public_path});
         opt.r1cs = cs ? &*cs : nullptr;
         const ConstraintSystem rows = zkey_constraint_system(zk);
         const ProvingKey key = proving_key(std::move(zk), rows);
@@ -390,6 +377,10 @@ int main(int argc, char** argv) {
       }
       // bellperson files may hold several partitions: public.json then lists each partition's inputs in turn
       const size_t per = vk.n_public();
+      if (!proofs.empty() && pub.size() % proofs.size() == 0)  // a key of another circuit: name it
+        cuzk::cli::check_vk_inputs(vk, pub.size() / proofs.size(), bell ? bvk_path : verify_args[0],
+                                   public_path + " holds " + std::to_string(pub.size() / proofs.size()) +
+                                       " per proof of " + proof_path);
       if (proofs.empty() || pub.size() != per * proofs.size())
         throw Error(ErrorCode::kInvalidArgument, public_path + " has " + counted(pub.size(), "signal") +
                                                      " but the key expects " + std::to_string(per) +
@@ -415,6 +406,7 @@ int main(int argc, char** argv) {
         bp.stream_budgets.push_back(parse_size(stream_budget_text.substr(at, comma - at), "--stream-budget"));
         at = comma + 1;
       }
+      check_outputs({bp.params}, {bp.json});
       bp.load_params = [dev](const std::string& path) { return read_params_on(path, dev); };
       return cuzk::cli::bench_prove(bp);
     }
@@ -438,12 +430,11 @@ int main(int argc, char** argv) {
       ThreadPool pool(threads);
       ToxicWaste tw = *seed_opt ? ToxicWaste::from_seed(seed) : ToxicWaste::random();
       out_path = setup_args.back();
-      if (!porep_size.empty() && std::filesystem::is_directory(out_path))
-        out_path =
-            (std::filesystem::path(out_path) / (cuzk::engine::porep_param_stem(porep_size) + ".params"))
-                .string();
+      // --porep: a folder (created when missing) gets Filecoin's file name, as the daemon's param_cache
+      if (!porep_size.empty())
+        out_path = cuzk::cli::key_output_path(out_path, cuzk::engine::porep_param_stem(porep_size));
+      if (!synthetic) r1cs_path = setup_args[0];
       if (setup_format == "zkey") {
-        r1cs_path = setup_args[0];
         check_outputs({r1cs_path}, {out_path});
         R1cs cs = read_r1cs(r1cs_path);
         progress("setup");
@@ -458,18 +449,15 @@ int main(int argc, char** argv) {
         return 0;
       }
       const std::string vk_out = std::filesystem::path(out_path).replace_extension(".vk").string();
+      check_outputs({r1cs_path}, {out_path, vk_out});
       ConstraintSystem rows;
       if (!porep_size.empty()) {
-        check_outputs({}, {out_path, vk_out});
         progress("recording the " + porep_size + " PoRep circuit");
         rows = expand(*cuzk::engine::porep_circuit(porep_size, pool)->rows, pool);
       } else if (synthetic) {
-        check_outputs({}, {out_path, vk_out});
         progress("generating the synthetic circuit");
         rows = synthetic_porep(log2_k, seed, pool).cs;
       } else {
-        r1cs_path = setup_args[0];
-        check_outputs({r1cs_path}, {out_path, vk_out});
         rows = constraint_system(read_r1cs(r1cs_path), HConvention::kBellperson);
       }
       progress("setup");
@@ -498,6 +486,7 @@ int main(int argc, char** argv) {
     }
     if (*info_cmd) return cuzk::cli::run_info(info_path);
     if (*selfcheck) return cuzk::cli::run_selfcheck();
+    if (*bench_msm || *bench_ntt) check_outputs({}, {bench_json});
     if (*bench_msm) {
       if (gpu) return cuzk::cli::bench_gpu_msm(log_min, log_max, reps, bench_json);
       if (!cpu) throw Error(ErrorCode::kInvalidArgument, "bench msm: choose --cpu or --gpu");

@@ -1,5 +1,7 @@
 #include "engine_commands.hpp"
 
+#include "cli_checks.hpp"
+
 namespace cuzk::cli {
 namespace {
 
@@ -52,7 +54,9 @@ EngineCommands::EngineCommands(CLI::App& app, CLI::App& bench) {
   client->require_subcommand(1);
   auto* prove = client->add_subcommand("prove", "Prove one job and write its proofs");
   job_options(prove, client_opt_);
-  prove->add_option("--out", client_opt_.out_dir, "Folder for proof_<i>.json, public_<i>.json, proof.bin")
+  prove
+      ->add_option("--out", client_opt_.out_dir,
+                   "Folder for proof_<i>.json, public_<i>.json, proof.bin (created when missing)")
       ->required();
   prove->add_option("--request-id", client_opt_.request_id, "Idempotency key");
   auto* submit = client->add_subcommand("submit", "Submit one job; print its job id");
@@ -62,8 +66,8 @@ EngineCommands::EngineCommands(CLI::App& app, CLI::App& bench) {
   client_options(await, client_opt_);
   await->add_option("job_id", client_opt_.job_id)->required();
   await->add_option("--timeout-ms", client_opt_.timeout_ms, "0 = wait forever");
-  await->add_option("--out", client_opt_.out_dir, "Folder for its proofs when completed (as client prove)")
-      ->check(CLI::ExistingDirectory);
+  await->add_option("--out", client_opt_.out_dir,
+                    "Folder for its proofs when completed (as client prove; created when missing)");
   auto* cancel = client->add_subcommand("cancel", "Cancel a job");
   client_options(cancel, client_opt_);
   cancel->add_option("job_id", client_opt_.job_id)->required();
@@ -191,7 +195,10 @@ std::optional<int> EngineCommands::run(unsigned threads, bool quiet) {
   if (*bench_batch_) return run_bench_batch(client_opt_, quiet);
   if (*bench_pipeline_) return run_bench_pipeline(pipeline_opt_, threads, quiet);
   if (*bench_farm_) return run_bench_farm(farm_opt_);
-  if (*bench_soak_) return run_bench_soak(soak_opt_, quiet);
+  if (*bench_soak_) {
+    check_outputs({}, {soak_opt_.json});
+    return run_bench_soak(soak_opt_, quiet);
+  }
   return std::nullopt;
 }
 

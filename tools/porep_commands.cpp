@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <future>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <thread>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "bench_common.hpp"
 #include "circuits/sdr/porep.hpp"
 #include "circuits/stacked.hpp"
+#include "cli_checks.hpp"
 #include "engine/porep.hpp"
 #include "formats/atomic_file.hpp"
 #include "formats/fake_c1.hpp"
@@ -213,10 +215,11 @@ int run_fake_c1(const std::string& size, std::string proof, uint64_t seed, std::
     throw Error(ErrorCode::kInvalidArgument, "porep fake-c1 needs --sector-size or --registered-proof");
   if (proof.empty()) proof = "StackedDrg" + size + "V1_1";
   const std::string seal_path = std::filesystem::path(out).replace_extension(".seal.json").string();
+  check_outputs({}, {out, seal_path});
   const auto t0 = std::chrono::steady_clock::now();
   const FakeSector fs = make_fake_sector(proof, seed);
   const std::string json = envelope ? write_c1_envelope_json(fs.c1, *envelope) : write_c1_json(fs.c1);
-  write_files_atomically({{out, json}, {seal_path, seal_json(proof, fs.seal).dump(2) + "\n"}});
+  write_files_unlocked({{seal_path, seal_json(proof, fs.seal).dump(2) + "\n"}, {out, json}});
   if (!quiet)
     std::printf("wrote %s (%s, %zu partitions, %.1f MB) and %s in %.2f s\n", out.c_str(), proof.c_str(),
                 fs.c1.vanilla_proofs.size(), json.size() / 1e6, seal_path.c_str(), seconds_since(t0));
@@ -229,6 +232,7 @@ int run_prove(const std::string& c1_path, const std::string& params, const std::
   if (c1_path.empty() || params.empty() || out.empty())
     throw Error(ErrorCode::kInvalidArgument,
                 "porep prove takes --c1 FILE --params FILE [--vk FILE] proof.bin");
+  check_outputs({c1_path, params, vk_path}, {out});
   const auto t0 = std::chrono::steady_clock::now();
   ThreadPool pool(dev.threads);
   const C1Output c1 = load_c1(c1_path);
@@ -236,12 +240,19 @@ int run_prove(const std::string& c1_path, const std::string& params, const std::
   const double t_c1 = seconds_since(t0);
   const auto circuit = engine::porep_circuit(std::string(c1.registered_proof.size), pool);
   const double t_circuit = seconds_since(t0) - t_c1;
+  // A --vk of another circuit is refused before the key's long load.
+  std::optional<VerifyingKey> given_vk;
+  if (!vk_path.empty()) {
+    given_vk = read_vk(vk_path);
+    check_vk_inputs(*given_vk, circuit->rows->n_inputs - 1, vk_path,
+                    "the " + circuit->shape.name + " PoRep circuit");
+  }
   // Shared, so that a GPU backend keeps it resident across the partitions (a borrowed key is uploaded
   // for every call).
   const auto key = std::make_shared<const ProvingKey>(
-      read_params_on(params, dev, subgroup_check ? SubgroupCheck::kYes : SubgroupCheck::kNo));
+      read_params_on(params, dev, subgroup_check ? SubgroupCheck::kYes : SubgroupCheck::kNo, !quiet));
   check_key_fits(*key, *circuit->rows, params + " and the " + circuit->shape.name + " PoRep circuit");
-  const VerifyingKey vk = vk_path.empty() ? key->verifying_key() : read_vk(vk_path);
+  const VerifyingKey vk = given_vk ? *given_vk : key->verifying_key();
   const double t_key = seconds_since(t0) - t_c1 - t_circuit;
   std::unique_ptr<ProverBackend> backend = make_backend(dev);
   // Two stages: partition k + 1's witness is made on the CPU while partition k proves; its a, b, c are
@@ -297,11 +308,14 @@ int run_verify(const std::string& c1_path, const std::string& seal_path, const s
   if (vk_path.empty() || proof_path.empty())
     throw Error(ErrorCode::kInvalidArgument, "porep verify takes --vk FILE and proof.bin");
   std::vector<std::vector<Fr>> inputs;
+  std::string proof_name;  // the registered proof, naming the circuit a wrong key is refused against
   if (!c1_path.empty()) {
     const C1Output c1 = load_c1(c1_path);
+    proof_name = std::string(c1.registered_proof.name);
     for (size_t k = 0; k < c1.vanilla_proofs.size(); k++) inputs.push_back(partition_public_inputs(c1, k));
   } else {
     const SealFile f = read_seal_json(seal_path);
+    proof_name = f.registered_proof;
     const auto proof = sdr::registered_seal_proof_from_name(f.registered_proof);
     if (!proof)
       throw Error(ErrorCode::kInvalidFile,
@@ -312,6 +326,7 @@ int run_verify(const std::string& c1_path, const std::string& seal_path, const s
       inputs.push_back(sdr::partition_public_inputs(cfg, graph, f.seal, k));
   }
   const VerifyingKey vk = read_vk(vk_path);
+  if (!inputs.empty()) check_vk_inputs(vk, inputs[0].size(), vk_path, "the PoRep circuit of " + proof_name);
   const std::vector<Groth16Proof> proofs = read_proofs_file(proof_path);
   if (proofs.size() != inputs.size())
     throw Error(ErrorCode::kInvalidFile, proof_path + ": " + std::to_string(proofs.size()) +
@@ -401,7 +416,7 @@ int run_bench_porep(const std::string& size, const std::string& params, unsigned
 }  // namespace
 
 PorepCommands::PorepCommands(CLI::App& app, CLI::App& bench,
-                             const std::function<void(CLI::App*)>& add_device_options) {
+                             const std::function<void(CLI::App*, bool)>& add_device_options) {
   porep_ = app.add_subcommand("porep", "Filecoin PoRep commit phase 2 (the StackedCircuit) from a C1 output");
   porep_->require_subcommand(1);
   fake_ = porep_->add_subcommand("fake-c1",
@@ -426,9 +441,9 @@ PorepCommands::PorepCommands(CLI::App& app, CLI::App& bench,
   prove_->add_flag(
       "--no-subgroup-check", no_subgroup_check_,
       "Skip the subgroup check of the key's points (for a file whose digest is known, as Filecoin's "
-      "parameter fetcher checks it; the check costs ~6 min per GB on two CPU cores)");
+      "parameter fetcher checks it; the check costs ~10 min per GB on two CPU cores)");
   prove_->add_option("proof", out_, "Output: the partitions' 192-byte proofs, concatenated")->required();
-  add_device_options(prove_);
+  add_device_options(prove_, true);
   verify_ = porep_->add_subcommand("verify", "Verify a PoRep proof file (exit 0 valid, 1 invalid)");
   verify_->add_option("--c1", c1_, "Public inputs from this C1")->check(CLI::ExistingFile);
   verify_->add_option("--seal", seal_, "Public inputs from the chain data (fake-c1's .seal.json)")
@@ -452,7 +467,7 @@ PorepCommands::PorepCommands(CLI::App& app, CLI::App& bench,
       ->check(CLI::ExistingFile);
   bench_porep_->add_option("--partitions", partitions_, "Prove only the first N partitions (0 = all)");
   bench_porep_->add_option("--seed", seed_, "Fake sector and setup seed")->capture_default_str();
-  add_device_options(bench_porep_);
+  add_device_options(bench_porep_, true);
   for (CLI::App* sub : {porep_, fake_, prove_, verify_, r1cs_, bench_circuit_, bench_porep_})
     sub->fallthrough();
 }

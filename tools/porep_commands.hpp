@@ -22,8 +22,10 @@ namespace cuzk::cli {
 /// Registers `porep …` on `app` and `circuit`, `porep` on `bench`.
 class PorepCommands {
  public:
-  /// `add_device_options` adds --device, --devices, --g2 and --gpu-mem-budget to a subcommand.
-  PorepCommands(CLI::App& app, CLI::App& bench, const std::function<void(CLI::App*)>& add_device_options);
+  /// `add_device_options(cmd, true)` adds --device, --devices, --g2 and --gpu-mem-budget to a subcommand
+  /// that proves, `(cmd, false)` --device and --devices to one that sets up.
+  PorepCommands(CLI::App& app, CLI::App& bench,
+                const std::function<void(CLI::App*, bool)>& add_device_options);
   /// Runs the chosen subcommand: nullopt when none of these was chosen, else the exit code (0, or 1
   /// for a proof that does not verify). Errors are thrown as cuzk::Error (the caller maps them to exit
   /// codes).

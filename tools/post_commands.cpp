@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "bench_common.hpp"
+#include "cli_checks.hpp"
 #include "engine/post.hpp"
 #include "formats/atomic_file.hpp"
 #include "formats/fake_post.hpp"
@@ -58,9 +60,9 @@ const RegisteredPostProof& proof_arg(const std::string& text) {
   return registered_post_proof(text);
 }
 
-// A request file, parsed and verified as the daemon parses SubmitProofRequest's fields.
-engine::PostRequest read_request(const std::string& path) {
-  const PostRequestFile f = read_post_request_file(path);
+// A request file's fields (read_post_request_file), parsed and verified as the daemon parses
+// SubmitProofRequest's fields.
+engine::PostRequest parse_request(const PostRequestFile& f, const std::string& path) {
   try {
     return engine::parse_post_request(f.registered_proof, f.vanilla_proofs, f.randomness, f.miner_id,
                                       f.partition_index);
@@ -69,12 +71,21 @@ engine::PostRequest read_request(const std::string& path) {
   }
 }
 
+// A request file, parsed and verified as the daemon parses SubmitProofRequest's fields.
+engine::PostRequest read_request(const std::string& path) {
+  return parse_request(read_post_request_file(path), path);
+}
+
 int run_fake(const std::string& proof_name, size_t sectors, size_t partition, uint64_t seed, bool as_json,
              const std::string& dir, bool quiet) {
   const RegisteredPostProof& proof = proof_arg(proof_name);
   if (sectors == 0) sectors = proof.type == circuits::PostType::kWinning ? 1 : proof.shape().sectors;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec) && !std::filesystem::create_directories(dir, ec))
+    throw Error(ErrorCode::kInvalidArgument,
+                dir + ": cannot create the folder" + (ec ? ": " + ec.message() : std::string()));
+  check_outputs({}, {(std::filesystem::path(dir) / "request.json").string()});
   const FakePost f = make_fake_post(proof, sectors, partition, seed);
-  std::filesystem::create_directories(dir);
   std::vector<FileToWrite> files;
   nlohmann::json names = nlohmann::json::array();
   for (size_t i = 0; i < f.vanilla.size(); i++) {
@@ -94,7 +105,10 @@ int run_fake(const std::string& proof_name, size_t sectors, size_t partition, ui
                               {"partition_index", f.partition},
                               {"vanilla_proofs", names}};
   files.push_back({(std::filesystem::path(dir) / "request.json").string(), req.dump(2) + "\n"});
-  write_files_atomically(files);
+  std::vector<std::string> paths;
+  for (const FileToWrite& w : files) paths.push_back(w.path.string());
+  check_outputs({}, paths);
+  write_files_unlocked(files);  // request.json, which names the others, last
   if (!quiet)
     std::printf("wrote %s/request.json: %s, %zu sectors, partition %zu\n", dir.c_str(),
                 std::string(proof.name).c_str(), f.vanilla.size(), f.partition);
@@ -108,9 +122,9 @@ int run_setup(const std::string& proof_name, uint64_t seed, std::string out, con
       "cuzk post setup: a single-party setup is for TESTING ONLY: whoever runs it can forge proofs.\n");
   const RegisteredPostProof& proof = proof_arg(proof_name);
   const circuits::PostShape shape = proof.shape();
-  if (std::filesystem::is_directory(out))
-    out = (std::filesystem::path(out) / (post_param_stem(shape) + ".params")).string();
+  out = key_output_path(out, post_param_stem(shape));
   const std::string vk_out = std::filesystem::path(out).replace_extension(".vk").string();
+  check_outputs({}, {out, vk_out});
   ThreadPool pool(dev.threads);
   const auto t0 = std::chrono::steady_clock::now();
   const auto circuit = engine::post_circuit(shape, pool);
@@ -126,14 +140,24 @@ int run_setup(const std::string& proof_name, uint64_t seed, std::string out, con
 
 int run_prove(const std::string& request, const std::string& params, const std::string& vk_path,
               const std::string& out, bool subgroup_check, const DeviceChoice& dev, bool quiet) {
+  check_outputs({request, params, vk_path}, {out});
   const auto t0 = std::chrono::steady_clock::now();
   ThreadPool pool(dev.threads);
-  const engine::PostRequest r = read_request(request);
+  const PostRequestFile f = read_post_request_file(request);
+  check_outputs(f.vanilla_files, {out});
+  const engine::PostRequest r = parse_request(f, request);
   const auto circuit = engine::post_circuit(r.proof.shape(), pool);
+  // A --vk of another circuit is refused before the key's long load.
+  std::optional<VerifyingKey> given_vk;
+  if (!vk_path.empty()) {
+    given_vk = read_vk(vk_path);
+    check_vk_inputs(*given_vk, circuit->rows->n_inputs - 1, vk_path,
+                    "the " + circuit->shape.name + " PoSt circuit");
+  }
   const auto key = std::make_shared<const ProvingKey>(
-      read_params_on(params, dev, subgroup_check ? SubgroupCheck::kYes : SubgroupCheck::kNo));
+      read_params_on(params, dev, subgroup_check ? SubgroupCheck::kYes : SubgroupCheck::kNo, !quiet));
   check_key_fits(*key, *circuit->rows, params + " and the " + circuit->shape.name + " PoSt circuit");
-  const VerifyingKey vk = vk_path.empty() ? key->verifying_key() : read_vk(vk_path);
+  const VerifyingKey vk = given_vk ? *given_vk : key->verifying_key();
   std::unique_ptr<ProverBackend> backend = make_backend(dev);
   std::vector<Assignment> one;
   one.push_back(engine::post_assignment(r, circuit, pool));
@@ -152,6 +176,8 @@ int run_verify(const std::string& request, const std::string& vk_path, const std
                bool quiet) {
   const engine::PostRequest r = read_request(request);
   const VerifyingKey vk = read_vk(vk_path);
+  check_vk_inputs(vk, engine::post_public_inputs(r).size(), vk_path,
+                  "the " + r.proof.shape().name + " PoSt circuit");
   const std::vector<Groth16Proof> proofs = read_proofs_file(proof_path);
   if (proofs.size() != 1)
     throw Error(ErrorCode::kInvalidFile,
@@ -281,6 +307,7 @@ PostRequestFile read_post_request_file(const std::string& path) {
     if (!files[i].is_string())
       throw Error(ErrorCode::kInvalidFile, path + ": vanilla_proofs[" + std::to_string(i) + "]: not a path");
     const std::filesystem::path file = dir / files[i].get<std::string>();
+    f.vanilla_files.push_back(file.string());
     std::vector<uint8_t> b = read_file_bytes(file);
     // A .json file holds the proof's serde JSON: sent on as the bincode the daemon takes.
     if (file.extension() == ".json")
@@ -294,7 +321,7 @@ PostRequestFile read_post_request_file(const std::string& path) {
 }
 
 PostCommands::PostCommands(CLI::App& app, CLI::App& bench,
-                           const std::function<void(CLI::App*)>& add_device_options) {
+                           const std::function<void(CLI::App*, bool)>& add_device_options) {
   post_ = app.add_subcommand("post", "Filecoin WinningPoSt and WindowPoSt (the fallback PoSt circuit)");
   post_->require_subcommand(1);
   const char* rp_help =
@@ -310,15 +337,16 @@ PostCommands::PostCommands(CLI::App& app, CLI::App& bench,
   setup_ = post_->add_subcommand("setup", "A TESTING-ONLY key (.params and .vk) for a PoSt circuit");
   setup_->add_option("--registered-proof", registered_proof_, rp_help)->required();
   setup_->add_option("--seed", seed_, "Toxic waste seed")->capture_default_str();
-  setup_->add_option("out", out_, "out.params, or a folder (Filecoin's file name)")->required();
-  add_device_options(setup_);
+  setup_->add_option("out", out_, "out.params, or a folder (created when missing) for Filecoin's file name")
+      ->required();
+  add_device_options(setup_, false);
   prove_ = post_->add_subcommand("prove", "Prove a PoSt partition; the proof is verified before writing");
   prove_->add_option("--request", request_, "request.json")->required()->check(CLI::ExistingFile);
   prove_->add_option("--params", params_, "The circuit's .params")->required()->check(CLI::ExistingFile);
   prove_->add_option("--vk", vk_, "Verify with this .vk (default: the key's own)")->check(CLI::ExistingFile);
   prove_->add_flag("--no-subgroup-check", no_subgroup_check_, "Skip the subgroup check of the key's points");
   prove_->add_option("proof", out_, "Output: the 192-byte proof")->required();
-  add_device_options(prove_);
+  add_device_options(prove_, true);
   verify_ = post_->add_subcommand("verify", "Verify a PoSt proof (exit 0 valid, 1 invalid)");
   verify_->add_option("--request", request_, "request.json")->required()->check(CLI::ExistingFile);
   verify_->add_option("--vk", vk_, "The circuit's .vk")->required()->check(CLI::ExistingFile);
@@ -332,7 +360,7 @@ PostCommands::PostCommands(CLI::App& app, CLI::App& bench,
   bench_->add_option("--reps", reps_, "Timed proofs after a warm-up (median reported)")
       ->capture_default_str();
   bench_->add_option("--seed", seed_, "Fake sectors and setup seed")->capture_default_str();
-  add_device_options(bench_);
+  add_device_options(bench_, true);
   for (CLI::App* sub : {post_, fake_, setup_, prove_, verify_, r1cs_, bench_}) sub->fallthrough();
 }
 

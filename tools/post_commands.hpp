@@ -28,6 +28,7 @@ struct PostRequestFile {
   uint64_t registered_proof = 0;  ///< filecoin-ffi's RegisteredPoStProof id
   bool winning = false;  ///< a WinningPoSt proof (ids 0..4): WINNING_POST, else WINDOW_POST_PARTITION
   std::vector<std::vector<uint8_t>> vanilla_proofs;  ///< the files' bytes, in the request's order
+  std::vector<std::string> vanilla_files;            ///< their paths (relative to the request's folder)
   std::vector<uint8_t> randomness;
   uint64_t miner_id = 0, partition_index = 0;
 };
@@ -41,8 +42,10 @@ PostRequestFile read_post_request_file(const std::string& path);
 /// Registers `post …` on `app` and `post` on `bench`.
 class PostCommands {
  public:
-  /// `add_device_options` adds --device, --devices, --g2 and --gpu-mem-budget to a subcommand.
-  PostCommands(CLI::App& app, CLI::App& bench, const std::function<void(CLI::App*)>& add_device_options);
+  /// `add_device_options(cmd, true)` adds --device, --devices, --g2 and --gpu-mem-budget to a subcommand
+  /// that proves, `(cmd, false)` --device and --devices to one that sets up.
+  PostCommands(CLI::App& app, CLI::App& bench,
+               const std::function<void(CLI::App*, bool)>& add_device_options);
   /// Runs the chosen subcommand: nullopt when none of these was chosen, else the exit code (0, or 1
   /// for a proof that does not verify). Errors are thrown as cuzk::Error.
   std::optional<int> run(const DeviceChoice& dev, bool quiet);

@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "bench_common.hpp"
+#include "cli_checks.hpp"
 #include "engine/update.hpp"
 #include "formats/atomic_file.hpp"
 #include "formats/params.hpp"
@@ -129,15 +131,16 @@ std::vector<UpdatePartitionProof> read_vanilla_json(const std::string& path,
 int run_fake(const std::string& size, uint64_t seed, uint32_t h, bool uniform, const std::string& out,
              bool quiet) {
   if (size.empty()) throw Error(ErrorCode::kInvalidArgument, "snap fake needs --sector-size");
+  std::filesystem::path upd(out);
+  upd.replace_extension(".update.json");
+  check_outputs({}, {out, upd.string()});
   const auto t0 = std::chrono::steady_clock::now();
   const FakeUpdate f =
       make_fake_update(size, seed, h, uniform ? FakeUpdateData::kUniform : FakeUpdateData::kRandom);
   nlohmann::json arr = nlohmann::json::array();
   for (const UpdatePartitionProof& p : f.partitions)
     arr.push_back(base64_encode(write_update_partition_proof(p)));
-  std::filesystem::path upd(out);
-  upd.replace_extension(".update.json");
-  write_files_atomically({{out, arr.dump() + "\n"}, {upd.string(), update_json(f).dump(2) + "\n"}});
+  write_files_unlocked({{out, arr.dump() + "\n"}, {upd.string(), update_json(f).dump(2) + "\n"}});
   if (!quiet)
     std::printf("wrote %s (%zu partition proofs) and %s in %.2f s\n", out.c_str(), f.partitions.size(),
                 upd.string().c_str(), seconds_since(t0));
@@ -149,9 +152,9 @@ int run_setup(const std::string& size, uint64_t seed, std::string out, const Dev
   std::fprintf(
       stderr,
       "cuzk snap setup: a single-party setup is for TESTING ONLY: whoever runs it can forge proofs.\n");
-  if (std::filesystem::is_directory(out))
-    out = (std::filesystem::path(out) / (engine::update_param_stem(size) + ".params")).string();
+  out = key_output_path(out, engine::update_param_stem(size));
   const std::string vk_out = std::filesystem::path(out).replace_extension(".vk").string();
+  check_outputs({}, {out, vk_out});
   const auto t0 = std::chrono::steady_clock::now();
   ThreadPool pool(dev.threads);
   const ConstraintSystem cs = engine::update_constraint_system(size);
@@ -165,6 +168,7 @@ int run_setup(const std::string& size, uint64_t seed, std::string out, const Dev
 int run_prove(const std::string& vanilla, const std::string& update, const std::string& params,
               const std::string& vk_path, const std::string& out, bool subgroup_check,
               const DeviceChoice& dev, bool quiet) {
+  check_outputs({vanilla, update, params, vk_path}, {out});
   const auto t0 = std::chrono::steady_clock::now();
   const UpdateFile u = read_update_json(update);
   const std::vector<UpdatePartitionProof> parts = read_vanilla_json(vanilla, u.shape);
@@ -178,10 +182,16 @@ int run_prove(const std::string& vanilla, const std::string& update, const std::
   }
   ThreadPool pool(dev.threads);
   const auto rows = std::make_shared<const CompactCs>(engine::update_compact_cs(u.shape.name, pool));
+  // A --vk of another circuit is refused before the key's long load.
+  std::optional<VerifyingKey> given_vk;
+  if (!vk_path.empty()) {
+    given_vk = read_vk(vk_path);
+    check_vk_inputs(*given_vk, rows->n_inputs - 1, vk_path, "the " + u.shape.name + " SnapDeals circuit");
+  }
   const auto key = std::make_shared<const ProvingKey>(
-      read_params_on(params, dev, subgroup_check ? SubgroupCheck::kYes : SubgroupCheck::kNo));
+      read_params_on(params, dev, subgroup_check ? SubgroupCheck::kYes : SubgroupCheck::kNo, !quiet));
   check_key_fits(*key, *rows, params + " and the " + u.shape.name + " SnapDeals circuit");
-  const VerifyingKey vk = vk_path.empty() ? key->verifying_key() : read_vk(vk_path);
+  const VerifyingKey vk = given_vk ? *given_vk : key->verifying_key();
   std::unique_ptr<ProverBackend> backend = make_backend(dev);
   std::vector<Groth16Proof> proofs;
   for (uint32_t k = 0; k < parts.size(); k++) {
@@ -207,6 +217,11 @@ int run_verify(const std::string& update, const std::string& vk_path, const std:
                bool quiet) {
   const UpdateFile u = read_update_json(update);
   const VerifyingKey vk = read_vk(vk_path);
+  check_vk_inputs(vk,
+                  circuits::update_public_inputs(u.shape, 0, u.h, u.comms.comm_r_old, u.comms.comm_d_new,
+                                                 u.comms.comm_r_new)
+                      .size(),
+                  vk_path, "the " + u.shape.name + " SnapDeals circuit");
   const std::vector<Groth16Proof> proofs = read_proofs_file(proof_path);
   if (proofs.size() != u.shape.partition_count)
     throw Error(ErrorCode::kInvalidFile, proof_path + ": " + std::to_string(proofs.size()) + " proofs; a " +
@@ -333,7 +348,7 @@ SnapJobFiles read_snap_job_files(const std::string& vanilla_json, const std::str
 }
 
 SnapCommands::SnapCommands(CLI::App& app, CLI::App& bench,
-                           const std::function<void(CLI::App*)>& add_device_options) {
+                           const std::function<void(CLI::App*, bool)>& add_device_options) {
   snap_ = app.add_subcommand("snap",
                              "Filecoin SnapDeals (empty-sector update) proofs from vanilla partition proofs");
   snap_->require_subcommand(1);
@@ -353,8 +368,9 @@ SnapCommands::SnapCommands(CLI::App& app, CLI::App& bench,
       snap_->add_subcommand("setup", "A TESTING-ONLY key of a size under Filecoin's file name, and its .vk");
   setup_->add_option("--sector-size", sector_size_, sizes);
   setup_->add_option("--seed", seed_, "Toxic-waste seed")->capture_default_str();
-  setup_->add_option("out", out_, "Folder or out.params")->required();
-  add_device_options(setup_);
+  setup_->add_option("out", out_, "out.params, or a folder (created when missing) for Filecoin's file name")
+      ->required();
+  add_device_options(setup_, false);
   prove_ = snap_->add_subcommand("prove", "Prove every partition; each proof is verified before writing");
   prove_->add_option("--vanilla", vanilla_, "JSON array of base64 bincode partition proofs")
       ->required()
@@ -366,7 +382,7 @@ SnapCommands::SnapCommands(CLI::App& app, CLI::App& bench,
   prove_->add_option("--vk", vk_, "Verify with this .vk (default: the key's own)")->check(CLI::ExistingFile);
   prove_->add_flag("--no-subgroup-check", no_subgroup_check_, "Skip the subgroup check of the key's points");
   prove_->add_option("proof", out_, "Output: the partitions' 192-byte proofs, concatenated")->required();
-  add_device_options(prove_);
+  add_device_options(prove_, true);
   verify_ = snap_->add_subcommand("verify", "Verify a SnapDeals proof file (exit 0 valid, 1 invalid)");
   verify_->add_option("--update", update_, "The update's sector size, h and commitments")
       ->required()
@@ -380,7 +396,7 @@ SnapCommands::SnapCommands(CLI::App& app, CLI::App& bench,
   bench_->add_option("--sector-size", sector_size_, sizes);
   bench_->add_option("--partitions", partitions_, "Prove only the first N partitions (0 = all)");
   bench_->add_option("--seed", seed_, "Fake update and setup seed")->capture_default_str();
-  add_device_options(bench_);
+  add_device_options(bench_, true);
 }
 
 std::optional<int> SnapCommands::run(const DeviceChoice& dev, bool quiet) {

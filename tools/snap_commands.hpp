@@ -38,8 +38,10 @@ SnapJobFiles read_snap_job_files(const std::string& vanilla_json, const std::str
 /// Registers `snap …` on `app` and `snap` on `bench`.
 class SnapCommands {
  public:
-  /// `add_device_options` adds --device, --devices, --g2 and --gpu-mem-budget to a subcommand.
-  SnapCommands(CLI::App& app, CLI::App& bench, const std::function<void(CLI::App*)>& add_device_options);
+  /// `add_device_options(cmd, true)` adds --device, --devices, --g2 and --gpu-mem-budget to a subcommand
+  /// that proves, `(cmd, false)` --device and --devices to one that sets up.
+  SnapCommands(CLI::App& app, CLI::App& bench,
+               const std::function<void(CLI::App*, bool)>& add_device_options);
   /// Runs the chosen subcommand: nullopt when none of these was chosen, else the exit code (0, or 1 for
   /// a proof that does not verify). Errors are thrown as cuzk::Error (the caller maps them to exit codes).
   std::optional<int> run(const DeviceChoice& dev, bool quiet);

@@ -6,12 +6,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cerrno>
 #include <cstring>
 #include <functional>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 #include "formats/atomic_file.hpp"
@@ -147,17 +149,52 @@ Extent scan_vector(const Source& src, uint64_t& pos, const char* name, size_t el
   return e;
 }
 
+/// The points decoded so far, reported to ParamsReadOptions::progress (when set) one call at a time.
+class DecodeProgress {
+ public:
+  DecodeProgress(const std::function<void(uint64_t, uint64_t)>& fn, uint64_t total)
+      : fn_(fn), total_(total) {}
+  /// Counts `n` more points decoded and reports, unless another thread is reporting now.
+  void add(uint64_t n) {
+    done_ += n;
+    if (!fn_) return;
+    std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
+    if (lock.owns_lock()) report(done_.load());
+  }
+  /// The last report, every point decoded (unless a chunk's report said so already).
+  void finish() {
+    if (!fn_) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (reported_ != total_) report(total_);
+  }
+
+ private:
+  void report(uint64_t done) {  // under mu_
+    reported_ = done;
+    fn_(done, total_);
+  }
+
+  const std::function<void(uint64_t, uint64_t)>& fn_;
+  const uint64_t total_;
+  std::atomic<uint64_t> done_{0};
+  std::mutex mu_;
+  uint64_t reported_ = ~uint64_t{0};  // the last count reported (under mu_)
+};
+
 /// Decodes the `e.count` points of a vector into `out` on the pool, or through `decoder` when one is
 /// given; ∞ is refused. A point the decoder reports invalid is decoded again on the CPU, which throws the
-/// error read_params always gives for it.
+/// error read_params always gives for it. `progress` (optional) counts the points decoded.
 template <class A, class Vec>
 void decode_vector(const Source& src, const Extent& e, SubgroupCheck check, ThreadPool& pool, Vec& out,
-                   PointDecoder* decoder = nullptr) {
+                   PointDecoder* decoder = nullptr, DecodeProgress* progress = nullptr) {
   out.resize(e.count);
   if (decoder) {
     if (e.count == 0) return;
     const size_t bad = Group<A>::decode_with(*decoder, src.data + e.offset, e.count, check, pool, out.data());
-    if (bad == e.count) return;
+    if (bad == e.count) {
+      if (progress) progress->add(e.count);
+      return;
+    }
     if (bad > e.count)
       throw Error(ErrorCode::kInternal, src.name + ": the point decoder returned index " +
                                             std::to_string(bad) + " for " + e.name + ", which has " +
@@ -171,6 +208,7 @@ void decode_vector(const Source& src, const Extent& e, SubgroupCheck check, Thre
       [&](size_t begin, size_t end) {
         for (size_t i = begin; i < end; i++)
           out[i] = decode_point<A>(src, e.offset + i * e.elem, e.name, (int64_t)i, check, false);
+        if (progress) progress->add(end - begin);
       },
       kDecodeGrain);
 }
@@ -382,12 +420,14 @@ ProvingKey read_params(std::span<const uint8_t> bytes, const std::string& name,
   key.delta2 = hd.delta2;
 
   PoolRef pool(options.pool, options.threads);
+  DecodeProgress progress(options.progress, (uint64_t)h.count + l.count + a.count + b1.count + b2.count);
   decode_vector<G1Affine>(src, ic, SubgroupCheck::kYes, *pool, key.ic);
-  decode_vector<G1Affine>(src, h, options.subgroup, *pool, key.h, options.decoder);
-  decode_vector<G1Affine>(src, l, options.subgroup, *pool, key.l, options.decoder);
-  decode_vector<G1Affine>(src, a, options.subgroup, *pool, key.a, options.decoder);
-  decode_vector<G1Affine>(src, b1, options.subgroup, *pool, key.b_g1, options.decoder);
-  decode_vector<G2Affine>(src, b2, options.subgroup, *pool, key.b_g2, options.decoder);
+  decode_vector<G1Affine>(src, h, options.subgroup, *pool, key.h, options.decoder, &progress);
+  decode_vector<G1Affine>(src, l, options.subgroup, *pool, key.l, options.decoder, &progress);
+  decode_vector<G1Affine>(src, a, options.subgroup, *pool, key.a, options.decoder, &progress);
+  decode_vector<G1Affine>(src, b1, options.subgroup, *pool, key.b_g1, options.decoder, &progress);
+  decode_vector<G2Affine>(src, b2, options.subgroup, *pool, key.b_g2, options.decoder, &progress);
+  progress.finish();
   return key;
 }
 

@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -49,6 +50,12 @@ struct ParamsReadOptions {
   /// When set (not owned), the vectors h, l, a, b_g1 and b_g2 are decoded and checked by it; the header,
   /// the counts and ic stay on the CPU. An invalid point gives the same error as without it.
   PointDecoder* decoder = nullptr;
+  /// When set, told how far the decoding of the vectors h, l, a, b_g1 and b_g2 has come: called with
+  /// (points decoded so far, the points of those vectors), after chunks of points on the CPU (from a
+  /// decoding thread, never two calls at once, a chunk skipped while another thread reports) or after each
+  /// vector with a decoder, and once more with done = total at the end. For a progress display: the
+  /// subgroup check of a 1 GB key takes minutes on a few cores.
+  std::function<void(uint64_t done, uint64_t total)> progress;
 };
 
 /// Reads a bellperson `.params` file into a ProvingKey with convention kBellperson, n_inputs = ic.size(),

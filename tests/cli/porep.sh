@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Filecoin PoRep C2 through the CLI (issue 18): a fake 2 KiB and 8 MiB sector's C1 → `setup --porep` into
-# a folder with Filecoin's parameter file names → `porep prove` (every partition verified before writing)
+# a folder (which it creates: issue 36) with Filecoin's parameter file names → `porep prove` (every partition verified before writing)
 # → `porep verify` with the C1's public inputs and with the chain data alone (.seal.json); the same C1
 # in Curio's envelope; bad C1s (truncated, registered proof and shape disagreeing, a challenge the seed
 # does not give, a foreign key) are clear errors with exit 2 and no output; a wrong vk or a proof of
@@ -11,10 +11,10 @@ no_output() { [ ! -e out.bin ] && ! ls ./*.tmp* >/dev/null 2>&1 || fail "$1: out
 
 for size in 2KiB 8MiB; do
   echo "== $size"
-  mkdir -p "params-$size"
   expect_exit 0 "fake-c1 $size" -- "$CUZK" -q porep fake-c1 --sector-size "$size" --seed 3 "c1-$size.json"
   [ -s "c1-$size.json" ] && [ -s "c1-$size.seal.json" ] || fail "fake-c1 wrote no C1 or .seal.json"
   expect_exit 0 "setup --porep $size" -- "$CUZK" -q setup --porep "$size" --seed 9 "params-$size"
+  [ -d "params-$size" ] || fail "setup --porep did not create the folder params-$size"
   P=$(ls "params-$size"/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-*.params)
   V="${P%.params}.vk"
   [ -s "$V" ] || fail "setup --porep wrote no .vk next to $P"

@@ -2,9 +2,9 @@
 # Filecoin WinningPoSt and WindowPoSt through the CLI at 2 KiB (issue 24): `post fake` writes sectors'
 # vanilla proofs (bincode, as filecoin-ffi and Curio pass them) and a request.json → `post setup` (a
 # testing key under Filecoin's file name) → `post prove` (verified before writing) → `post verify`. A
-# proof checked with the other PoSt's key exits 1; a request whose vanilla proofs open other challenges
-# (another partition index), a truncated vanilla proof and bad randomness are named errors (exit 2, no
-# output).
+# proof checked with the other PoSt's key (a key for another circuit) exits 2 naming it (issue 36); a
+# request whose vanilla proofs open other challenges (another partition index), a truncated vanilla
+# proof and bad randomness are named errors (exit 2, no output).
 NO_ORACLE=1 source "$(dirname "$0")/common.sh"
 cd "$WORK"
 STEM=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0
@@ -38,11 +38,12 @@ expect_exit 0 "verify window from JSON vanilla proofs" -- "$CUZK" post verify --
 expect_exit 0 "prove window from JSON vanilla proofs" -- "$CUZK" -q post prove --request wdj/request.json \
   --params params/$WIN_DOW.params --no-subgroup-check wdj.bin
 
-echo "== another partition's request (exit 2), the other PoSt's key (exit 1)"
+echo "== another partition's request (exit 2), the other PoSt's key (exit 2: another circuit)"
 sed 's/"partition_index": 2/"partition_index": 0/' wdp/request.json >wdp/other.json
 expect_exit 2 "another partition's challenges" -- "$CUZK" post verify --request wdp/other.json --vk params/$WIN_DOW.vk wdp.bin
 expect_err_contains "opens leaf"
-expect_exit 1 "the winning key on a window proof" -- "$CUZK" post verify --request wdp/request.json --vk params/$WIN.vk wdp.bin
+expect_exit 2 "the winning key on a window proof" -- "$CUZK" post verify --request wdp/request.json --vk params/$WIN.vk wdp.bin
+expect_err_contains "$WIN.vk: a key for another circuit: expected 22 public inputs"
 
 echo "== bad inputs: exit 2, named, no output"
 V=$(ls wdp/sector-*.bin)

@@ -2,7 +2,7 @@
 # `cuzk serve` end to end: a bad configuration exits 2 naming the key; the daemon serves the mimc and
 # tiny fixtures over TCP and a unix socket; its proofs verify with snarkjs and with cuzk; /metrics and
 # /status answer; a second daemon on the same port or socket exits 2; `cuzk bench batch` runs; SIGTERM
-# with queued jobs drains and exits 0.
+# with queued jobs drains and exits 0; `client prove` creates its --out folder and prints the paths it wrote.
 source "$(dirname "$0")/../cli/common.sh"
 # The daemon's stdout/stderr go to a log; stop it if the script fails before it does.
 DAEMON=
@@ -73,8 +73,10 @@ start_daemon "$WORK/cuzk.toml" "$WORK/daemon.log"
 PORT=$(sed -n 's/.*grpc=[^ ]* (port \([0-9]*\)).*/\1/p' "$WORK/daemon.log")
 HPORT=$(sed -n 's/.*http=[^ ]* (port \([0-9]*\)).*/\1/p' "$WORK/daemon.log")
 A="127.0.0.1:$PORT"
-mkdir "$WORK/p1"
-"$CUZK" client prove --addr "$A" --circuit mimc --witness "$D/mimc/mimc.wtns" --partitions 2 --out "$WORK/p1" >/dev/null
+# --out: a folder that client prove creates; it prints the paths of the files it wrote (issue 36)
+"$CUZK" client prove --addr "$A" --circuit mimc --witness "$D/mimc/mimc.wtns" --partitions 2 --out "$WORK/p1" >"$WORK/r1.json"
+grep -qF "\"proof\": \"$WORK/p1/proof.bin\"" "$WORK/r1.json" || { cat "$WORK/r1.json"; fail "client prove: no proof.bin path printed"; }
+grep -qF "\"$WORK/p1/public_1.json\"" "$WORK/r1.json" || { cat "$WORK/r1.json"; fail "client prove: no public_1.json path printed"; }
 for i in 0 1; do
   "${SNARKJS[@]}" groth16 verify "$D/mimc/mimc_dev_vk.json" "$WORK/p1/public_$i.json" "$WORK/p1/proof_$i.json" | grep -q OK \
     || fail "snarkjs rejects partition $i"
