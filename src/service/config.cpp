@@ -221,8 +221,30 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
     r.uint("max_partitions", l.max_partitions, 1, 1u << 20);
     r.uint("max_waiting_clients", l.max_waiting_clients, 1, 1u << 16);
     r.uint("max_connection_idle_s", l.max_connection_idle_s, 1, 86400);
+    r.uint("max_connections", l.max_connections, 0, 1u << 20);
+    r.uint("handshake_timeout_s", l.handshake_timeout_s, 1, 3600);
     r.str("max_queued_bytes", l.max_queued);
+    std::string max_message, max_receiving;
+    r.str("max_message_bytes", max_message);
+    r.str("max_receiving_bytes", max_receiving);
     r.no_unknown_keys();
+    auto size = [&](const char* key, const std::string& text, uint64_t& out) {
+      if (text.empty()) return;
+      try {
+        out = engine::parse_size(text);
+      } catch (const Error& e) {
+        r.fail(key, e.what());
+      }
+    };
+    size("max_message_bytes", max_message, l.max_message_bytes);
+    size("max_receiving_bytes", max_receiving, l.max_receiving_bytes);
+    // gRPC takes an int; a message must hold at least a small request.
+    if (l.max_message_bytes < (64u << 10) || l.max_message_bytes > INT32_MAX)
+      r.fail("max_message_bytes", "must be between 64KiB and 2GiB - 1 byte, got " + max_message);
+    if (l.max_receiving_bytes < l.max_message_bytes)
+      r.fail("max_receiving_bytes", "must be at least limits.max_message_bytes (" +
+                                        std::to_string(l.max_message_bytes) + " bytes), got " +
+                                        std::to_string(l.max_receiving_bytes) + " bytes");
     if (l.max_queued != "auto") {
       try {
         l.max_queued_bytes = engine::parse_size(l.max_queued);

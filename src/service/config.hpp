@@ -29,16 +29,31 @@ struct ServiceLimits {
   unsigned max_partitions = 1024;       ///< limits.max_partitions: witnesses or vanilla proofs of a job
   unsigned max_waiting_clients = 1024;  ///< limits.max_waiting_clients: AwaitProof and Prove calls at once
   uint64_t max_vanilla_proof_bytes = 512ull << 20;  ///< one vanilla_proof (a PoRep C1)
-  uint64_t max_message_bytes = 1ull << 30;          ///< one gRPC message (gRPC's receive limit)
+  /// limits.max_message_bytes: one gRPC message (gRPC's receive limit; a bigger one is refused with
+  /// RESOURCE_EXHAUSTED). Filecoin's largest requests are well under 100 MB: a 32 GiB PoRep C1 is ~38 MB
+  /// of JSON (~50 MB in Curio's base64 envelope), a WindowPoSt partition's 2349 vanilla proofs 59 MB
+  /// (docs/PERFORMANCE.md).
+  uint64_t max_message_bytes = 256ull << 20;
+  /// limits.max_receiving_bytes (ours): gRPC's memory for requests being received, all connections together
+  /// (its ResourceQuota); past it gRPC cancels the streams being received (RESOURCE_EXHAUSTED). At least
+  /// max_message_bytes.
+  uint64_t max_receiving_bytes = 1ull << 30;
   /// limits.max_queued_bytes: input bytes of jobs not finished (EngineConfig::max_queued_bytes; "auto" =
   /// a quarter of memory.total_budget, at least 1 GiB).
   std::string max_queued = "auto";
-  uint64_t max_queued_bytes = 0;  ///< max_queued resolved (0 = auto)
-  unsigned http_threads = 16;     ///< threads of the HTTP endpoint
-  unsigned http_timeout_s = 2;    ///< HTTP read, write and keep-alive timeout
+  uint64_t max_queued_bytes = 0;       ///< max_queued resolved (0 = auto)
+  unsigned http_max_connections = 64;  ///< HTTP connections open at once (a new one closes the oldest)
+  unsigned http_timeout_s = 2;         ///< HTTP: time to send the request head, and to take the response
   /// limits.max_connection_idle_s (ours): a gRPC connection with no call for this long is closed (a client
   /// reconnects on its next call), so connections that clients leave open cannot pile up.
   unsigned max_connection_idle_s = 120;
+  /// limits.max_connections (ours): gRPC connections open at once; a new one past them is closed at once.
+  /// 0 = min(4096, half the descriptors the process may open); never more than that half (the daemon raises
+  /// its soft RLIMIT_NOFILE to the hard limit at start).
+  unsigned max_connections = 0;
+  /// limits.handshake_timeout_s (ours): a gRPC connection whose client sends nothing for this long after
+  /// connecting is closed (gRPC clients send their preface at once).
+  unsigned handshake_timeout_s = 10;
 };
 
 /// [cluster] (ours; docs/CLUSTER.md): when `database` is set, the daemon is a node of a proving farm

@@ -2,11 +2,9 @@
 
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/resource_quota.h>
+#include <grpcpp/server_posix.h>
 #include <malloc.h>
 #include <spdlog/spdlog.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,6 +26,7 @@
 #endif
 #include "service/grpc_service.hpp"
 #include "service/http_status.hpp"
+#include "service/listener.hpp"
 #include "service/porep_jobs.hpp"
 #include "service/post_jobs.hpp"
 #include "service/snap_jobs.hpp"
@@ -68,27 +67,6 @@ spdlog::level::level_enum spd_level(engine::LogLevel l) {
   return spdlog::level::info;
 }
 
-/// Throws Error(kInvalidArgument) when a daemon answers on the unix socket of `listen` ("unix:PATH" or
-/// "unix:///PATH"): gRPC would unlink it and listen, stranding that daemon. A socket file nobody answers
-/// on (left by a daemon that died) is left to gRPC, which replaces it.
-void refuse_live_socket(const std::string& listen) {
-  std::string path = listen.substr(5);
-  if (path.rfind("//", 0) == 0) path = path.substr(2);
-  sockaddr_un addr{};
-  if (path.empty() || path.size() >= sizeof addr.sun_path) return;  // gRPC reports these
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0 || !S_ISSOCK(st.st_mode)) return;
-  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return;
-  addr.sun_family = AF_UNIX;
-  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
-  const bool live = connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0;
-  close(fd);
-  if (live)
-    throw Error(ErrorCode::kInvalidArgument,
-                "daemon.listen: cannot listen on " + listen + ": a running daemon answers on " + path);
-}
-
 }  // namespace
 
 struct Daemon::Impl {
@@ -101,6 +79,7 @@ struct Daemon::Impl {
   std::unique_ptr<engine::FarmWorker> farm_worker;  ///< [cluster]: claims partitions for this node
   std::unique_ptr<cuzk::v1::ProvingEngine::Service> service;
   std::unique_ptr<grpc::Server> server;
+  std::unique_ptr<ConnectionListener> listener;  ///< gRPC's connections (after server: stopped first)
   std::unique_ptr<HttpStatusServer> http;
   int grpc_port = 0;
   std::mutex stop_mu;
@@ -110,6 +89,9 @@ struct Daemon::Impl {
 Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   bound_malloc_arenas();  // before the engine's and gRPC's threads start
+  // As many descriptors as the hard limit allows (`ulimit -n` is often 1024 while the hard limit is far
+  // higher): connections, parameter files and the GPU driver's share them.
+  const uint64_t fd_limit = raise_fd_limit();
   spdlog::set_level(spdlog::level::from_str(cfg.log_level));
   // One backend per device: a GpuBackend per entry of gpus.devices (all GPUs when empty) in CUDA builds
   // on a machine with GPUs; otherwise CPU "devices" (each a CpuBackend with gpus.gpu_threads threads).
@@ -200,12 +182,21 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
 #endif
   }
   m.service = make_grpc_service(*m.engine, *m.porep, *m.snap, *m.post, cfg.limits, m.farm.get());
-  if (cfg.listen.rfind("unix:", 0) == 0) refuse_live_socket(cfg.listen);
+  // The daemon listens itself and hands gRPC each connection (listener.hpp: gRPC 1.51's own listener
+  // stops for good after one accept fails with EMFILE). The connections are capped at half of the
+  // descriptors the process may open.
+  const unsigned max_connections = effective_max_connections(cfg.limits.max_connections, fd_limit);
+  if (cfg.limits.max_connections > max_connections)
+    spdlog::warn(
+        "limits.max_connections = {} is more than half of the {} descriptors this process may open "
+        "(ulimit -n): {} are taken",
+        cfg.limits.max_connections, fd_limit, max_connections);
+  m.listener = std::make_unique<ConnectionListener>(
+      cfg.listen, ListenerOptions{max_connections, cfg.limits.handshake_timeout_s});
+  m.grpc_port = m.listener->port();
   grpc::ServerBuilder b;
   b.SetMaxReceiveMessageSize((int)std::min<uint64_t>(cfg.limits.max_message_bytes, INT32_MAX));
   b.SetMaxSendMessageSize(1 << 30);
-  // No SO_REUSEPORT: a second daemon on the port fails to listen instead of sharing the clients.
-  b.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   // Connections without a call for limits.max_connection_idle_s are closed: a client that leaves its
   // connections open (gRPC's own client does when a channel is dropped while it connects) cannot make
   // the daemon's descriptors grow without bound.
@@ -215,17 +206,19 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   // other calls get threads beyond them.
   grpc::ResourceQuota quota("cuzk-daemon");
   quota.SetMaxThreads((int)std::min<unsigned>(cfg.limits.max_waiting_clients + 64, 1 << 16));
+  // Requests being received, all connections together, hold at most limits.max_receiving_bytes of gRPC's
+  // memory (its read buffers and the messages not yet handed to a call): past it gRPC cancels streams
+  // (RST_STREAM ENHANCE_YOUR_CALM, which the client gets as RESOURCE_EXHAUSTED) and closes idle connections,
+  // so no number of clients sending large messages at once can grow the daemon's memory without bound.
+  quota.Resize((size_t)cfg.limits.max_receiving_bytes);
   b.SetResourceQuota(quota);
-  b.AddListeningPort(cfg.listen, grpc::InsecureServerCredentials(), &m.grpc_port);
   b.RegisterService(m.service.get());
   m.server = b.BuildAndStart();
-  if (!m.server)
-    throw Error(ErrorCode::kInvalidArgument,
-                "daemon.listen: cannot listen on " + cfg.listen +
-                    " (address in use, not local, or the socket folder is missing)");
+  if (!m.server) throw Error(ErrorCode::kInternal, "daemon.listen: the gRPC server did not start");
   if (!cfg.status_listen.empty())
-    m.http = std::make_unique<HttpStatusServer>(*m.engine, cfg.status_listen, cfg.limits.http_threads,
+    m.http = std::make_unique<HttpStatusServer>(*m.engine, cfg.status_listen, cfg.limits.http_max_connections,
                                                 cfg.limits.http_timeout_s);
+  m.listener->start([server = m.server.get()](int fd) { grpc::AddInsecureChannelFromFd(server, fd); });
   if (m.farm) {
     engine::FarmWorkerConfig fc;
     fc.node_id = cfg.cluster.node_id;
@@ -246,11 +239,11 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
                  cfg.cluster.lease_ms, cfg.cluster.heartbeat_ms, cfg.cluster.max_attempts, fc.slots);
   }
   spdlog::info(
-      "cuzk daemon listening: grpc={} (port {}) http={} (port {}) devices={} ({}) circuits={} porep={} "
-      "snap={} post={} param_cache={} verify_subgroup={} memory_budget={}",
+      "cuzk daemon listening: grpc={} (port {}) http={} (port {}) max_connections={} fd_limit={} devices={} "
+      "({}) circuits={} porep={} snap={} post={} param_cache={} verify_subgroup={} memory_budget={}",
       cfg.listen, m.grpc_port, cfg.status_listen.empty() ? "off" : cfg.status_listen, http_port(),
-      devs.size(), devs[0]->name(), cfg.circuits.size(), porep_list, snap_list, post_list,
-      cfg.param_cache.empty() ? "unset" : cfg.param_cache.string(), cfg.verify_subgroup,
+      max_connections, fd_limit, devs.size(), devs[0]->name(), cfg.circuits.size(), porep_list, snap_list,
+      post_list, cfg.param_cache.empty() ? "unset" : cfg.param_cache.string(), cfg.verify_subgroup,
       cfg.memory_budget_bytes);
 }
 
@@ -269,6 +262,7 @@ void Daemon::shutdown() {
   if (m.farm_worker) m.farm_worker->stop();  // the partitions it proves now are stored first
   m.engine->shutdown(/*drain=*/true);
   // Awaiting clients have their answers now; give them a moment to receive them.
+  m.listener->stop();
   m.server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   m.http.reset();
   spdlog::info("cuzk daemon stopped");

@@ -12,13 +12,18 @@ namespace cuzk::service {
 /// The engine's status as a JSON document (the same facts as GetStatus, with our names).
 std::string status_json(const engine::EngineStatus& s);
 
-/// An HTTP server on its own thread.
+/// An HTTP/1.1 server of GET (and HEAD) /status and /metrics on one thread of its own, which polls every
+/// connection: one request per connection (answered with "Connection: close"). A connection has
+/// `timeout_s` seconds from its accept to send its request head (8 KiB at most), however slowly it
+/// trickles in, and `timeout_s` more for the response to be taken; then it is closed. At most
+/// `max_connections` are open: a new one closes the oldest. So no number of slow or silent clients keeps
+/// /status from being answered (issue 36 N5: cpp-httplib's 16 threads were each held for as long as a
+/// client sent a header line every second).
 class HttpStatusServer {
  public:
   /// Listens on `addr` (host:port; port 0 picks one; never shared with another process: no
-  /// SO_REUSEPORT) with `threads` threads; a connection that sends or takes nothing for `timeout_s`
-  /// seconds is closed. Throws Error(kInvalidArgument) naming the address when it cannot listen.
-  HttpStatusServer(engine::Engine& engine, const std::string& addr, unsigned threads = 16,
+  /// SO_REUSEPORT). Throws Error(kInvalidArgument) naming the address when it cannot listen.
+  HttpStatusServer(engine::Engine& engine, const std::string& addr, unsigned max_connections = 64,
                    unsigned timeout_s = 2);
   /// Stops the server and joins its thread.
   ~HttpStatusServer();

@@ -139,7 +139,7 @@ mkdir "$WORK/p3"
   || fail "snarkjs rejects the proof over the unix socket"
 echo "== a second daemon on the same unix socket exits 2 and the first keeps it"
 expect_exit 2 "second daemon on $SOCK" -- timeout 60 "$CUZK" serve --config "$WORK/unix.toml"
-expect_err_contains "a running daemon answers on $SOCK"
+expect_err_contains "cannot listen on unix://$SOCK: another daemon holds $SOCK.lock"
 "$CUZK" client prove --addr "unix://$SOCK" --circuit mimc --witness "$D/mimc/mimc.wtns" --out "$WORK/p3" >/dev/null \
   || fail "the first daemon lost its socket"
 stop_daemon

@@ -470,6 +470,7 @@ TEST(ServiceGrpc, UnixSocket) {
                      proof_from_json(resp.result().proof_json(0))));
   d.shutdown();
   std::filesystem::remove(sock);
+  std::filesystem::remove(sock + ".lock");
 }
 
 }  // namespace
