@@ -386,6 +386,40 @@ TEST(EngineRegistry, LoadsOnceRefCountsAndEvictsLeastRecentlyUsed) {
   EXPECT_EQ(budget.used(), 0u);
 }
 
+TEST(EngineRegistry, LoadHookSeesEachLoadOnce) {
+  MemoryBudget budget(0);
+  CircuitRegistry reg(budget, {});
+  reg.add("tiny", "circom", [] { return load_circom(kData + "tiny/mul_final.zkey"); });
+  std::vector<std::string> seen;
+  reg.on_load([&](const std::string& id, const LoadedCircuit& c) {
+    EXPECT_TRUE(c.key && c.cs);
+    seen.push_back(id);
+  });
+  reg.preload("tiny");
+  auto l = reg.acquire("tiny");  // resident: no load, no call
+  EXPECT_EQ(seen, std::vector<std::string>{"tiny"});
+  l.reset();
+  reg.evict("tiny");
+  reg.preload("tiny");
+  EXPECT_EQ(seen.size(), 2u);
+}
+
+TEST(EngineMetrics, KeyPlansAreGaugesPerCircuitAndGpu) {
+  Fixture f;
+  f.engine.set_key_plan("porep-32g", 0, 100, 200);
+  f.engine.set_key_plan("porep-32g", 1, 300, 0);
+  f.engine.set_key_plan("porep-32g", 0, 150, 150);  // replaces the first
+  f.engine.set_key_plan("odd\"id", 0, 1, 2);
+  const std::string m = f.engine.metrics_text();
+  EXPECT_NE(m.find("# TYPE cuzk_key_resident_bytes gauge"), std::string::npos) << m;
+  EXPECT_NE(m.find("cuzk_key_resident_bytes{circuit=\"porep-32g\",gpu=\"0\"} 150\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("cuzk_key_streamed_bytes{circuit=\"porep-32g\",gpu=\"0\"} 150\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("cuzk_key_resident_bytes{circuit=\"porep-32g\",gpu=\"1\"} 300\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("cuzk_key_streamed_bytes{circuit=\"porep-32g\",gpu=\"1\"} 0\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("cuzk_key_streamed_bytes{circuit=\"odd\\\"id\",gpu=\"0\"} 2\n"), std::string::npos) << m;
+  EXPECT_EQ(m.find("gpu=\"0\"} 100"), std::string::npos) << m;
+}
+
 TEST(EngineSynthesis, DecodesWtnsAndRejectsCorruptOnes) {
   LoadedCircuit c = load_circom(kData + "mimc/mimc_dev.zkey");
   ThreadPool pool(1);

@@ -39,6 +39,7 @@
 #include "groth16/synthetic.hpp"
 #include "groth16/verifier.hpp"
 #include "info.hpp"
+#include "info_gpu.hpp"        // info gpu
 #include "porep_commands.hpp"  // porep …, bench circuit
 #include "post_commands.hpp"   // post … (WinningPoSt, WindowPoSt)
 #include "selfcheck.hpp"
@@ -193,10 +194,22 @@ int main(int argc, char** argv) {
   export_vk->add_option("verification_key", out_path, "Output verification_key.json")->required();
 
   // info
-  auto* info_cmd =
-      app.add_subcommand("info", "Describe a .zkey/.r1cs/.wtns/.params/.vk/proof .bin or snarkjs JSON file");
+  auto* info_cmd = app.add_subcommand(
+      "info",
+      "Describe a .zkey/.r1cs/.wtns/.params/.vk/proof .bin or snarkjs JSON file; `info gpu`: the GPUs");
   std::string info_path;
-  info_cmd->add_option("file", info_path)->required()->check(CLI::ExistingFile);
+  info_cmd->add_option("file", info_path, "The file (required unless `gpu`)")->check(CLI::ExistingFile);
+  auto* info_gpu_cmd = info_cmd->add_subcommand(
+      "gpu",
+      "The CUDA devices, whether this build has code for them, and per Filecoin proof kind the host memory "
+      "its key needs and which of its vectors stay resident on a GPU memory budget or stream");
+  cuzk::cli::InfoGpuArgs info_gpu;
+  info_gpu_cmd->add_option(
+      "--gpu-mem-budget", budget_text,
+      "GPU memory budget to plan for, e.g. 16GiB (default: each device's; required without a GPU)");
+  info_gpu_cmd->add_flag("--measure", info_gpu.measure,
+                         "Record each kind's circuit and print its row of the table in "
+                         "src/engine/proof_shapes.cpp (minutes; SnapDeals takes over 22 GB of memory)");
 
   auto* selfcheck = app.add_subcommand("selfcheck", "Check the arithmetic core against known values");
 
@@ -255,8 +268,8 @@ int main(int argc, char** argv) {
   cuzk::cli::BenchWitness bench_witness(*bench);
 
   // -q and --threads are accepted after the subcommand too
-  for (CLI::App* sub : {prove, verify_cmd, setup_cmd, synth_cmd, zkey_cmd, export_vk, info_cmd, selfcheck,
-                        bench, bench_msm, bench_ntt, bench_arith, bench_prove_cmd})
+  for (CLI::App* sub : {prove, verify_cmd, setup_cmd, synth_cmd, zkey_cmd, export_vk, info_cmd, info_gpu_cmd,
+                        selfcheck, bench, bench_msm, bench_ntt, bench_arith, bench_prove_cmd})
     sub->fallthrough();
   try {
     app.parse(argc, argv);
@@ -484,7 +497,16 @@ int main(int argc, char** argv) {
                     counted(vk.n_public(), "public signal").c_str());
       return 0;
     }
-    if (*info_cmd) return cuzk::cli::run_info(info_path);
+    if (*info_gpu_cmd) {
+      if (!info_path.empty()) throw Error(ErrorCode::kInvalidArgument, "info gpu takes no file");
+      info_gpu.budget = dev.gpu_mem_budget;
+      info_gpu.threads = threads;
+      return cuzk::cli::run_info_gpu(info_gpu);
+    }
+    if (*info_cmd) {
+      if (info_path.empty()) throw Error(ErrorCode::kInvalidArgument, "info needs a file (or: info gpu)");
+      return cuzk::cli::run_info(info_path);
+    }
     if (*selfcheck) return cuzk::cli::run_selfcheck();
     if (*bench_msm || *bench_ntt) check_outputs({}, {bench_json});
     if (*bench_msm) {

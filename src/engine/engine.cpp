@@ -1,5 +1,6 @@
 #include "engine/engine.hpp"
 
+#include <map>
 #include <thread>
 
 #include "engine/finalizer.hpp"
@@ -59,6 +60,9 @@ struct Engine::Impl {
   std::mutex shutdown_mu;
   bool stopped = false;
   Clock::time_point started;
+  /// set_key_plan: (circuit, GPU) → (resident, streamed) bytes.
+  mutable std::mutex plans_mu;
+  std::map<std::pair<std::string, int>, std::pair<uint64_t, uint64_t>> key_plans;
 };
 
 Engine::Engine(EngineConfig cfg, std::vector<ProverBackend*> devices) {
@@ -207,7 +211,29 @@ std::string Engine::metrics_text() const {
   for (const CircuitInfo& ci : s.circuits) resident += ci.resident;
   render_metric(out, "cuzk_circuits_resident", "gauge", "Circuits loaded in host memory.", resident);
   render_metric(out, "cuzk_uptime_seconds", "gauge", "Seconds since the engine started.", s.uptime_s);
+  std::lock_guard lk(m.plans_mu);
+  auto plan_labels = [](const std::pair<std::string, int>& key) {
+    std::string id;  // a label value: backslash, quote and newline escaped (exposition format)
+    for (char ch : key.first)
+      id += ch == '\\' ? "\\\\" : ch == '"' ? "\\\"" : ch == '\n' ? "\\n" : std::string(1, ch);
+    return "circuit=\"" + id + "\",gpu=\"" + std::to_string(key.second) + "\"";
+  };
+  for (const auto& [key, bytes] : m.key_plans)
+    render_metric(out, "cuzk_key_resident_bytes", "gauge",
+                  "Bytes of a circuit's key kept on a GPU (its device plan).", (double)bytes.first,
+                  plan_labels(key));
+  for (const auto& [key, bytes] : m.key_plans)
+    render_metric(
+        out, "cuzk_key_streamed_bytes", "gauge",
+        "Bytes of a circuit's key streamed to a GPU from host memory per partition (its device plan).",
+        (double)bytes.second, plan_labels(key));
   return out;
+}
+
+void Engine::set_key_plan(const std::string& circuit, int gpu, uint64_t resident_bytes,
+                          uint64_t streamed_bytes) {
+  std::lock_guard lk(impl_->plans_mu);
+  impl_->key_plans[{circuit, gpu}] = {resident_bytes, streamed_bytes};
 }
 
 void Engine::shutdown(bool drain) {

@@ -93,6 +93,11 @@ class Engine {
   /// Counters, histograms and gauges in the Prometheus text format (metric names start with cuzk_).
   std::string metrics_text() const;
 
+  /// Records how circuit `circuit`'s key is laid out on GPU `gpu` (the device plan,
+  /// groth16/device_plan.hpp): metrics_text exports it as cuzk_key_resident_bytes and
+  /// cuzk_key_streamed_bytes{circuit, gpu}. A later call for the same circuit and GPU replaces it.
+  void set_key_plan(const std::string& circuit, int gpu, uint64_t resident_bytes, uint64_t streamed_bytes);
+
   /// Stops taking jobs. With `drain`, jobs that have started run to completion and queued ones are
   /// cancelled ("the engine is shutting down"); without, every job not final is cancelled. Then the
   /// stages stop. Returns when every thread has joined. Idempotent.

@@ -120,7 +120,18 @@ CircuitRegistry::Lease CircuitRegistry::acquire(const std::string& id) {
            {"kind", e->kind},
            {"bytes", std::to_string(bytes)},
            {"load_ms", std::to_string((long)ms)}}});
+  LoadHook hook;
+  {
+    std::lock_guard lk(mu_);
+    hook = on_load_;
+  }
+  if (hook) hook(id, lease.circuit_);
   return lease;
+}
+
+void CircuitRegistry::on_load(LoadHook hook) {
+  std::lock_guard lk(mu_);
+  on_load_ = std::move(hook);
 }
 
 void CircuitRegistry::release(Entry* e) {

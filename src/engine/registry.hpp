@@ -112,6 +112,12 @@ class CircuitRegistry {
   /// Every registered circuit, sorted by id.
   std::vector<CircuitInfo> list() const;
 
+  /// Called with each circuit right after it is loaded (by acquire or preload, on the loading thread,
+  /// no registry lock held); must not throw. The daemon logs the key's device plans there.
+  using LoadHook = std::function<void(const std::string& id, const LoadedCircuit& circuit)>;
+  /// Sets the load hook (empty: none), for the loads that start after this call.
+  void on_load(LoadHook hook);
+
  private:
   void release(Entry* e);
   /// Evicts idle circuits, least recently used first, while the budget is exceeded. Caller holds mu_.
@@ -121,6 +127,7 @@ class CircuitRegistry {
   mutable std::mutex mu_;
   std::map<std::string, std::unique_ptr<Entry>> entries_;
   uint64_t use_clock_ = 0;
+  LoadHook on_load_;  // guarded by mu_
 };
 
 }  // namespace cuzk::engine

@@ -67,6 +67,30 @@ spdlog::level::level_enum spd_level(engine::LogLevel l) {
   return spdlog::level::info;
 }
 
+/// Logs how a loaded circuit's key is laid out on each GPU (GpuBackend::plan, one line per GPU) and
+/// records it for /metrics (Engine::set_key_plan). Nothing for CPU backends.
+void log_device_plans(engine::Engine& engine, const std::vector<ProverBackend*>& devices,
+                      const std::string& id, const engine::LoadedCircuit& circuit) {
+#ifdef CUZK_WITH_CUDA
+  for (ProverBackend* b : devices) {
+    const auto* gpu = dynamic_cast<const GpuBackend*>(b);
+    if (!gpu) continue;
+    try {
+      const DevicePlan plan = gpu->plan(*circuit.key, circuit.rows.get());
+      const int dev = gpu->options().device;
+      spdlog::info("device_plan circuit={} gpu={} budget={} resident_bytes={} streamed_bytes={} plan=\"{}\"",
+                   engine::printable(id), dev, plan.budget, plan.resident_bytes, plan.streamed_bytes,
+                   plan.describe());
+      engine.set_key_plan(id, dev, plan.resident_bytes, plan.streamed_bytes);
+    } catch (const std::exception& e) {
+      spdlog::warn("device_plan circuit={} error=\"{}\"", engine::printable(id), e.what());
+    }
+  }
+#else
+  (void)engine, (void)devices, (void)id, (void)circuit;
+#endif
+}
+
 }  // namespace
 
 struct Daemon::Impl {
@@ -119,6 +143,12 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   engine::EngineConfig ec = cfg.engine_config();
   ec.log = [](const engine::LogEvent& e) { spdlog::log(spd_level(e.level), "{}", e.logfmt()); };
   m.engine = std::make_unique<engine::Engine>(ec, devs);
+  // Every key loaded (preloaded now, by PreloadSRS or on first use): its device plan per GPU, logged and
+  // in /metrics.
+  m.engine->circuits().on_load(
+      [eng = m.engine.get(), devs](const std::string& id, const engine::LoadedCircuit& c) {
+        log_device_plans(*eng, devs, id, c);
+      });
   // .params files (bellperson and PoRep circuits) are read with srs.verify_subgroup's check, decoded on
   // the first GPU in CUDA builds.
   const ParamsReading reading = [decode_gpu, subgroup = cfg.verify_subgroup](const auto& read) {
