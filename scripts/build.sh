@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Configures and builds cuzk in build/ (Release).
+# Configures and builds cuzk in build/ (Release; CUZK_BUILD_DIR=DIR builds in DIR instead).
 #   scripts/build.sh [-DOPTION=VALUE ...] [TARGET ...]
 # Arguments that start with "-" go to the CMake configure step; the others name the targets to build
 # (default: all: the library, the CLI, the tests, the benchmarks and, with CUDA, the GPU code), e.g.
@@ -15,9 +15,10 @@ for a in "$@"; do
     *) targets+=("$a") ;;
   esac
 done
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA="${CUZK_CUDA:-AUTO}" "${options[@]}" >/dev/null
+dir=${CUZK_BUILD_DIR:-build}
+cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA="${CUZK_CUDA:-AUTO}" "${options[@]}" >/dev/null
 if [ ${#targets[@]} -gt 0 ]; then
-  cmake --build build --target "${targets[@]}"
+  cmake --build "$dir" --target "${targets[@]}"
 else
-  cmake --build build
+  cmake --build "$dir"
 fi

@@ -14,6 +14,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/loaders.hpp"
+#include "timing.hpp"
 #include "engine/memory.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/queue.hpp"
@@ -135,13 +136,14 @@ TEST(EngineQueue, NearDeadlinesGoFirstEarliestFirstAndJobsBecomeUrgentWhileQueue
   TaskQueue q;
   // seq 1: low, due in 5 s, urgent 10 s before (now); 2: critical, no deadline; 3: normal, due in
   // 100 s, urgent 10 s before (not yet); 4: low, due in 3 s (urgent, sooner than 1); 5: normal, due
-  // in 400 ms, urgent 100 ms before it (in 300 ms).
+  // in 400 ms, urgent 100 ms before it (in 300 ms; both times CUZK_TEST_TIMEOUT_SCALE on a busy machine,
+  // so that 5 is not urgent yet at the first look).
   std::vector<std::unique_ptr<PartitionTask>> ts;
   ts.push_back(task(1, Priority::kLow, seconds(5), seconds(10)));
   ts.push_back(task(2, Priority::kCritical));
   ts.push_back(task(3, Priority::kNormal, seconds(100), seconds(10)));
   ts.push_back(task(4, Priority::kLow, seconds(3), seconds(10)));
-  ts.push_back(task(5, Priority::kNormal, milliseconds(400), milliseconds(100)));
+  ts.push_back(task(5, Priority::kNormal, test::scaled_ms(400), test::scaled_ms(100)));
   for (auto& t : ts) ASSERT_TRUE(q.push(t));
   EXPECT_EQ(q.count_before(*task(6, Priority::kCritical)), 3u);  // 4, 1 (urgent) and 2 (older)
   std::vector<uint64_t> got;
@@ -150,7 +152,7 @@ TEST(EngineQueue, NearDeadlinesGoFirstEarliestFirstAndJobsBecomeUrgentWhileQueue
   // Not urgent yet: 3 (older) before 5.
   auto peek = task(7, Priority::kNormal);
   EXPECT_EQ(q.count_before(*peek), 2u);
-  std::this_thread::sleep_for(milliseconds(350));
+  std::this_thread::sleep_for(test::scaled_ms(350));
   // 5 is urgent now and goes ahead of 3, which was queued before it.
   got.clear();
   q.close();
@@ -741,8 +743,8 @@ TEST(EngineGpuWorkers, LoopBackBeforeFinalizeEnds) {
   ASSERT_EQ(slow.wait_ends.size(), 4u);
   // The one worker started partition 1 while partition 0 was still finalizing (150 ms of margin).
   EXPECT_LT(slow.starts[1], slow.wait_ends[0]);
-  // Serial would take ≥ 4 × 190 ms; pipelined ≈ 4 × 40 + 150.
-  EXPECT_LT(wall, 4 * 190) << wall;
+  // Serial would take ≥ 4 × 190 ms; pipelined ≈ 4 × 40 + 150 (the bound times CUZK_TEST_TIMEOUT_SCALE).
+  EXPECT_LT(wall, 4 * 190 * test::timeout_scale()) << wall;
   EXPECT_NEAR(r.partitions[0].b_g2_ms, 150, 1);
   EXPECT_GE(r.partitions[0].gpu_ms, 39);
 }

@@ -11,6 +11,28 @@ trap 'rm -rf "$WORK"' EXIT
 [ -n "${NO_ORACLE:-}" ] || [ -d "$NODE_MODULES/snarkjs" ] || { echo "oracle packages missing: npm ci --prefix tests/oracle"; exit 1; }
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# Wall-clock allowances on a busy machine: CUZK_TEST_TIMEOUT_SCALE (a number ≥ 1, default 1; scripts/test.sh
+# sets it from the load it finds) multiplies every time these scripts wait for something (tests/timing.hpp
+# is the C++ side, tests/timeout_scale.cmake ctest's). Wait for events, polling, rather than for guesses.
+SCALE=${CUZK_TEST_TIMEOUT_SCALE:-1}
+awk -v s="$SCALE" 'BEGIN { exit !(s + 0 >= 1 && s + 0 <= 1000) }' 2>/dev/null || SCALE=1
+# scaled N: the number N times the scale, rounded up to an integer (e.g. a --timeout-ms or `timeout` value).
+scaled() { awk -v n="$1" -v s="$SCALE" 'BEGIN { v = n * s; printf "%d\n", (v == int(v)) ? v : int(v) + 1 }'; }
+# deadline SECONDS: the time, in ms since the epoch, SECONDS (scaled) from now; before END: now is before it.
+deadline() { echo $(($(date +%s%3N) + $(scaled "$(awk -v n="$1" 'BEGIN { print n * 1000 }')"))); }
+before() { [ "$(date +%s%3N)" -lt "$1" ]; }
+# wait_for SECONDS COMMAND…: runs COMMAND every 0.1 s until it succeeds (status 0) or SECONDS (scaled) have
+# passed (status 1).
+wait_for() {
+  local end
+  end=$(deadline "$1")
+  shift
+  until "$@"; do
+    before "$end" || return 1
+    sleep 0.1
+  done
+}
 # expect_exit CODE DESCRIPTION -- command...: runs the command, checks its exit code, keeps stderr in $WORK/err.
 expect_exit() {
   local want=$1 what=$2; shift 3

@@ -6,7 +6,8 @@
 #   its commands run as the postgres user (nobody when there is none). stop_pg stops it (fast); the EXIT
 #   trap of farm_cleanup stops it and every node even when the test fails.
 # start_node N [ENV=VALUE…]: node N (node_id node-N, or $NODE_ID) on a free loopback port with the mimc and tiny circuits
-#   (and srs.param_cache = $PARAM_CACHE when set: its Filecoin circuits), its log in $WORK/node-N.log; waits until it listens; sets NODE_PID[N] and ADDR[N].
+#   (and srs.param_cache = $PARAM_CACHE when set: its Filecoin circuits), its log in $WORK/node-N.log; waits until it listens
+#   (fails after 60 s times CUZK_TEST_TIMEOUT_SCALE, tests/cli/common.sh); sets NODE_PID[N] and ADDR[N].
 # kill_node N [SIGNAL]; alive N; submit N ARGS…; wait_all_final FILE_OF_JOB_IDS.
 PGBIN=$(dirname "$(readlink -f "$(command -v pg_ctl 2>/dev/null || echo /usr/lib/postgresql/15/bin/pg_ctl)")")
 [ -x "$PGBIN/postgres" ] && [ -x "$PGBIN/createdb" ] || PGBIN=/usr/lib/postgresql/15/bin
@@ -36,7 +37,7 @@ start_pg() {
       || { cat "$WORK/initdb.log"; fail "initdb"; }
     INIT=1
   fi
-  "${PGRUN[@]}" "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/pg.log" -w -t 30 \
+  "${PGRUN[@]}" "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/pg.log" -w -t "$(scaled 30)" \
     -o "-k $PGDIR -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c max_connections=200" start \
     >/dev/null || { cat "$PGDIR/pg.log"; fail "PostgreSQL did not start"; }
   if [ -n "${INIT:-}" ]; then
@@ -82,9 +83,11 @@ zkey = "$D/tiny/mul_final.zkey"
 TOML
   env "$@" "$CUZK" serve --config "$WORK/node-$n.toml" >>"$WORK/node-$n.log" 2>&1 &
   NODE_PID[$n]=$!
-  for _ in $(seq 150); do
-    [ "$(grep -c "cuzk daemon listening" "$WORK/node-$n.log")" -ge "${STARTS[$n]:-1}" ] && break
+  local end
+  end=$(deadline 60)
+  until [ "$(grep -c "cuzk daemon listening" "$WORK/node-$n.log")" -ge "${STARTS[$n]:-1}" ]; do
     kill -0 ${NODE_PID[$n]} 2>/dev/null || { cat "$WORK/node-$n.log"; fail "node $n exited at start"; }
+    before "$end" || { cat "$WORK/node-$n.log"; fail "node $n did not listen within $(scaled 60) s"; }
     sleep 0.1
   done
   STARTS[$n]=$((${STARTS[$n]:-1} + 1))

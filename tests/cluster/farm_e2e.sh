@@ -33,10 +33,11 @@ W_MIMC="$D/mimc/mimc.wtns"
 VK_TINY="$D/tiny/verification_key.json"
 VK_MIMC="$D/mimc/mimc_dev_vk.json"
 
-# await_ok NODE JOB: the job completes, answered by NODE (proofs into $WORK/ans/JOB.NODE/).
+# await_ok NODE JOB [TIMEOUT_MS]: the job completes within TIMEOUT_MS (default 60000; times
+# CUZK_TEST_TIMEOUT_SCALE), answered by NODE (proofs into $WORK/ans/JOB.NODE/).
 await_ok() {
   mkdir -p "$WORK/ans/$2.$1"
-  "$CUZK" client await --addr "${ADDR[$1]}" --out "$WORK/ans/$2.$1" --timeout-ms "${3:-60000}" "$2" >"$WORK/ans/$2.$1.json" \
+  "$CUZK" client await --addr "${ADDR[$1]}" --out "$WORK/ans/$2.$1" --timeout-ms "$(scaled "${3:-60000}")" "$2" >"$WORK/ans/$2.$1.json" \
     || { cat "$WORK/ans/$2.$1.json"; fail "job $2 on node $1: not completed"; }
 }
 # stored_once FILE_OF_JOBS: every partition of those jobs has its proof stored once (no two partition_stored
@@ -146,7 +147,8 @@ failover)
   echo "== kill -9 of a node holding leases"
   : >"$WORK/ids"
   for i in 1 2; do submit $i mimc "$W_MIMC" --partitions 24 >>"$WORK/ids"; done
-  for _ in $(seq 200); do
+  end=$(deadline 10)
+  while before "$end"; do
     [ "$(sql "SELECT count(*) FROM cuzk_partitions WHERE state = 'running' AND lease_owner LIKE 'node-2@%'")" -gt 0 ] && break
     sleep 0.05
   done
@@ -155,14 +157,16 @@ failover)
   t0=$(date +%s.%N)
   kill_node 2
   echo "   node 2 killed holding $held leases"
-  # Its partitions are taken over once its leases expire ($LEASE): within 2 leases.
-  for _ in $(seq 100); do
+  # Its partitions are taken over once its leases expire ($LEASE): within 2 leases (times
+  # CUZK_TEST_TIMEOUT_SCALE: on a busy machine the other nodes' claims come later).
+  end=$(deadline "$(echo "3 * ${LEASE%s}" | bc)")
+  while before "$end"; do
     [ "$(sql "SELECT count(*) FROM cuzk_partitions WHERE state = 'running' AND lease_owner LIKE 'node-2@%'")" -eq 0 ] && break
     sleep 0.05
   done
   t=$(echo "$(date +%s.%N) - $t0" | bc)
   echo "   its partitions taken over ${t}s after the kill (lease $LEASE)"
-  [ "$(echo "$t < 2 * ${LEASE%s}" | bc)" -eq 1 ] || fail "node 2's partitions were not taken over within 2 leases"
+  [ "$(echo "$t < 2 * ${LEASE%s} * $SCALE" | bc)" -eq 1 ] || fail "node 2's partitions were not taken over within 2 leases (times $SCALE)"
   for i in 1 2 3 4; do submit $((i % 2 * 2 + 1)) mimc "$W_MIMC" --partitions 3 >>"$WORK/ids"; done
   while read -r j; do await_ok 1 "$j"; done <"$WORK/ids"
   t=$(echo "$(date +%s.%N) - $t0" | bc)
@@ -178,7 +182,8 @@ failover)
   # Between reading the lease and the SIGSTOP, node 3 may have stored that partition or be mid-store:
   # then it resumes and another of its partitions is picked.
   p=
-  for _ in $(seq 400); do
+  end=$(deadline 20)
+  while before "$end"; do
     q=$(sql "SELECT job_id || ' ' || idx FROM cuzk_partitions WHERE state = 'running' AND lease_owner LIKE 'node-3@%' LIMIT 1")
     if [ -n "$q" ]; then
       kill -STOP ${NODE_PID[3]}
@@ -190,7 +195,8 @@ failover)
     sleep 0.05
   done
   [ -n "$p" ] || fail "node 3 never held a lease another node could take over"
-  for _ in $(seq 200); do
+  end=$(deadline 10)
+  while before "$end"; do
     [ "$(sql "SELECT count(*) FROM cuzk_partitions WHERE job_id = '$1' AND idx = $2 AND lease_owner NOT LIKE 'node-3@%'")" -eq 1 ] && break
     sleep 0.05
   done
@@ -198,10 +204,7 @@ failover)
     || fail "node 1 did not take over partition $2 of $1"
   kill -CONT ${NODE_PID[3]}
   while read -r j; do await_ok 3 "$j"; done <"$WORK/ids2"
-  for _ in $(seq 50); do
-    grep -q "partition_lease_\(lost\|gone\) job=$1 partition=$2 " "$WORK/node-3.log" && break
-    sleep 0.1
-  done
+  wait_for 5 grep -q "partition_lease_\(lost\|gone\) job=$1 partition=$2 " "$WORK/node-3.log" || true
   grep -q "partition_lease_\(lost\|gone\) job=$1 partition=$2 " "$WORK/node-3.log" || fail "node 3 did not give up partition $2 of $1"
   cat "$WORK/ids" "$WORK/ids2" >"$WORK/all"
   stored_once "$WORK/all"
@@ -231,7 +234,8 @@ dbrestart)
   start_pg
   # UNAVAILABLE means "retry": each node takes work again once it has reconnected (back-off ≤ 2 s).
   for i in $(seq 6); do
-    for _ in $(seq 50); do submit $((i % 3 + 1)) tiny "$W_TINY" >>"$WORK/ids" 2>/dev/null && break; sleep 0.2; done
+    end=$(deadline 10)
+    until submit $((i % 3 + 1)) tiny "$W_TINY" >>"$WORK/ids" 2>/dev/null; do before "$end" || break; sleep 0.2; done
   done
   [ "$(wc -l <"$WORK/ids")" -eq 15 ] || fail "the nodes did not take jobs again after the database came back"
   while read -r j; do await_ok $((RANDOM % 3 + 1)) "$j"; done <"$WORK/ids"
@@ -289,7 +293,10 @@ failures)
   # (They did, every heartbeat: with max_attempts 2 such a job failed.) Node 3 beats a few times first,
   # so that its first heartbeat, which takes over a restarted node's leases, finds none of node 1's.
   NODE_ID=node-1 start_node 3
-  sleep 1.5
+  # Node 3 has beaten once either process finds the other's incarnation in the row (and logs that the id
+  # is in use): a guess of time (1.5 s) before, which a busy machine could outlast.
+  wait_for 15 grep -q "farm_node_id_in_use node_id=node-1 " "$WORK/node-1.log" "$WORK/node-3.log" \
+    || fail "neither node-1 process logged that its node_id is in use by the other"
   jd=$(submit 3 mimc "$W_MIMC" --partitions 30)
   await_ok 1 "$jd"
   await_ok 3 "$jd"
@@ -309,7 +316,7 @@ failures)
   j=$(submit 1 mimc "$W_MIMC" --priority critical)
   for k in 1 2; do
     rc=0
-    timeout 30 tail --pid=${NODE_PID[1]} -f /dev/null || rc=$?
+    timeout "$(scaled 30)" tail --pid=${NODE_PID[1]} -f /dev/null || rc=$?
     [ $rc -eq 0 ] || fail "the faulty node did not die on its claim ($k)"
     [ $k -eq 2 ] && break
     CUZK_FAIL_FARM_EXIT_AFTER_CLAIM=300 "$CUZK" serve --config "$WORK/node-1.toml" >>"$WORK/node-1.log" 2>&1 &
@@ -318,7 +325,7 @@ failures)
   NODE_PID[1]=
   [ "$(sql "SELECT attempts FROM cuzk_partitions WHERE job_id = '$j'")" -eq 2 ] || fail "expected 2 claims"
   start_node 2
-  expect_exit 1 "the job of the dying node" -- "$CUZK" client await --addr "${ADDR[2]}" --timeout-ms 30000 "$j"
+  expect_exit 1 "the job of the dying node" -- "$CUZK" client await --addr "${ADDR[2]}" --timeout-ms "$(scaled 30000)" "$j"
   grep -q '"status": "FAILED"' "$WORK/out" || { cat "$WORK/out"; fail "not FAILED after 2 attempts"; }
   grep -q 'claimed 2 times' "$WORK/out" || { cat "$WORK/out"; fail "the error does not give the reason"; }
   [ "$(sql "SELECT attempts FROM cuzk_partitions WHERE job_id = '$j'")" -eq 2 ] || fail "claimed again after max_attempts"
@@ -328,7 +335,8 @@ failures)
   kill_node 2
   sleep 1.2
   RETENTION=1s start_node 2
-  for _ in $(seq 50); do [ "$(sql "SELECT count(*) FROM cuzk_jobs")" -eq 0 ] && break; sleep 0.1; done
+  end=$(deadline 5)
+  while before "$end"; do [ "$(sql "SELECT count(*) FROM cuzk_jobs")" -eq 0 ] && break; sleep 0.1; done
   [ "$(sql "SELECT count(*) FROM cuzk_jobs")" -eq 0 ] || fail "finished jobs older than the retention were not pruned"
   [ "$(sql "SELECT count(*) FROM cuzk_partitions")" -eq 0 ] || fail "the pruned jobs' partitions are left"
   echo "== SIGTERM stops a farm node cleanly"
@@ -483,10 +491,10 @@ porep)
   [ "$(sql "SELECT count(*) FROM cuzk_partitions WHERE job_id IN ('$bad_sha', '$bad_c1') AND attempts = 0")" -eq 2 ] \
     || fail "a PoRep job was claimed before its input was corrupted (the critical job did not hold the slots)"
   "$CUZK" client cancel --addr "${ADDR[1]}" "$big" | grep -q '"found": true' || fail "cancel: not found"
-  expect_exit 1 "a stored input whose SHA-256 is wrong" -- "$CUZK" client await --addr "${ADDR[1]}" --timeout-ms 60000 "$bad_sha"
+  expect_exit 1 "a stored input whose SHA-256 is wrong" -- "$CUZK" client await --addr "${ADDR[1]}" --timeout-ms "$(scaled 60000)" "$bad_sha"
   grep -q '"status": "FAILED"' "$WORK/out" || { cat "$WORK/out"; fail "corrupt row: not FAILED"; }
   grep -q "does not match its SHA-256" "$WORK/out" || { cat "$WORK/out"; fail "corrupt row: the error does not say why"; }
-  expect_exit 1 "a stored C1 that does not parse" -- "$CUZK" client await --addr "${ADDR[2]}" --timeout-ms 60000 "$bad_c1"
+  expect_exit 1 "a stored C1 that does not parse" -- "$CUZK" client await --addr "${ADDR[2]}" --timeout-ms "$(scaled 60000)" "$bad_c1"
   grep -q '"status": "FAILED"' "$WORK/out" || { cat "$WORK/out"; fail "corrupt C1: not FAILED"; }
   grep -q "the job's stored input: vanilla_proof" "$WORK/out" || { cat "$WORK/out"; fail "corrupt C1: the error does not say why"; }
   sleep 1

@@ -3,7 +3,8 @@
 #
 # start_daemon PARAM_CACHE: `cuzk serve` on a free loopback port, one GPU worker, PARAM_CACHE as
 # srs.param_cache (subgroup checks off: the tests' own keys), its log in $WORK/daemon.log; waits until
-# it listens (fails when it exits first) and sets DAEMON (its pid) and A (its gRPC address).
+# it listens (fails when it exits first, or does not listen within 30 s times CUZK_TEST_TIMEOUT_SCALE) and
+# sets DAEMON (its pid) and A (its gRPC address).
 # serve_config: the same with the config already written to $WORK/cuzk.toml (daemon.listen on port 0).
 # alive WHAT: fails, showing the log, when the daemon has died (after WHAT).
 start_daemon() {
@@ -22,9 +23,11 @@ TOML
 serve_config() {
   "$CUZK" serve --config "$WORK/cuzk.toml" >"$WORK/daemon.log" 2>&1 &
   DAEMON=$!
-  for _ in $(seq 100); do
-    grep -q "cuzk daemon listening" "$WORK/daemon.log" && break
+  local end
+  end=$(deadline 30)
+  until grep -q "cuzk daemon listening" "$WORK/daemon.log"; do
     kill -0 $DAEMON 2>/dev/null || { cat "$WORK/daemon.log"; fail "the daemon exited at start"; }
+    before "$end" || { cat "$WORK/daemon.log"; fail "the daemon did not listen within $(scaled 30) s"; }
     sleep 0.1
   done
   local port

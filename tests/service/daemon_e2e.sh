@@ -52,12 +52,13 @@ sed "s|^listen = .*|listen = \"unix://$SOCK\"|; s|^status_listen.*||; s|^timelin
 start_daemon() {  # config log
   "$CUZK" serve --config "$1" >"$2" 2>&1 &
   DAEMON=$!
-  for _ in $(seq 100); do
-    grep -q "cuzk daemon listening" "$2" && return 0
+  local end
+  end=$(deadline 30)
+  until grep -q "cuzk daemon listening" "$2"; do
     kill -0 $DAEMON 2>/dev/null || { cat "$2"; fail "the daemon exited at start"; }
+    before "$end" || { cat "$2"; fail "the daemon did not listen within $(scaled 30) s"; }
     sleep 0.1
   done
-  cat "$2"; fail "the daemon did not start"
 }
 stop_daemon() {  # expects exit 0 after SIGTERM
   kill -TERM $DAEMON
@@ -87,11 +88,11 @@ cmp -s "$WORK/p1/public_0.json" "$D/mimc/public.json" || fail "public signals di
 [ "$(stat -c %s "$WORK/p1/proof.bin")" -eq 384 ] || fail "proof.bin: expected 2 x 192 bytes"
 echo "== a second daemon on the same port exits 2 (no SO_REUSEPORT)"
 sed "s|^listen = .*|listen = \"$A\"|; s|^status_listen.*||; s|^timeline_csv.*||" "$WORK/cuzk.toml" >"$WORK/same.toml"
-expect_exit 2 "second daemon on $A" -- timeout 60 "$CUZK" serve --config "$WORK/same.toml"
+expect_exit 2 "second daemon on $A" -- timeout "$(scaled 60)" "$CUZK" serve --config "$WORK/same.toml"
 expect_err_contains "daemon.listen: cannot listen on $A"
 sed "s|^listen = .*|listen = \"127.0.0.1:0\"|; s|^status_listen.*|status_listen = \"127.0.0.1:$HPORT\"|; s|^timeline_csv.*||" \
   "$WORK/cuzk.toml" >"$WORK/same_http.toml"
-expect_exit 2 "second daemon on HTTP port $HPORT" -- timeout 60 "$CUZK" serve --config "$WORK/same_http.toml"
+expect_exit 2 "second daemon on HTTP port $HPORT" -- timeout "$(scaled 60)" "$CUZK" serve --config "$WORK/same_http.toml"
 expect_err_contains "daemon.status_listen: cannot listen on 127.0.0.1:$HPORT"
 echo "== a corrupt witness and an unknown circuit fail their own job only"
 head -c 200 "$D/mimc/mimc.wtns" >"$WORK/corrupt.wtns"
@@ -106,14 +107,9 @@ mkdir "$WORK/p2"
   || fail "snarkjs rejects the tiny proof"
 echo "== HTTP /metrics and /status, GetStatus, evict/preload"
 # a job's counters are updated as its result is published, so a client can see the result a moment
-# before the counter moves: poll for up to 5 s.
-poll() {  # poll URL PATTERN
-  for _ in $(seq 50); do
-    curl -sf "$1" | grep -q "$2" && return 0
-    sleep 0.1
-  done
-  return 1
-}
+# before the counter moves: poll for up to 5 s (times CUZK_TEST_TIMEOUT_SCALE).
+answers() { curl -sf "$1" | grep -q "$2"; }  # answers URL PATTERN
+poll() { wait_for 5 answers "$1" "$2"; }     # poll URL PATTERN
 poll "http://127.0.0.1:$HPORT/metrics" 'cuzk_jobs_total{state="completed"} 2' || fail "/metrics"
 poll "http://127.0.0.1:$HPORT/status" '"failed": 2' || fail "/status"
 "$CUZK" client status --addr "$A" | grep -q '"totalProofsCompleted": "2"' || fail "GetStatus"
@@ -138,7 +134,7 @@ mkdir "$WORK/p3"
 "${SNARKJS[@]}" groth16 verify "$D/mimc/mimc_dev_vk.json" "$WORK/p3/public_0.json" "$WORK/p3/proof_0.json" | grep -q OK \
   || fail "snarkjs rejects the proof over the unix socket"
 echo "== a second daemon on the same unix socket exits 2 and the first keeps it"
-expect_exit 2 "second daemon on $SOCK" -- timeout 60 "$CUZK" serve --config "$WORK/unix.toml"
+expect_exit 2 "second daemon on $SOCK" -- timeout "$(scaled 60)" "$CUZK" serve --config "$WORK/unix.toml"
 expect_err_contains "cannot listen on unix://$SOCK: another daemon holds $SOCK.lock"
 "$CUZK" client prove --addr "unix://$SOCK" --circuit mimc --witness "$D/mimc/mimc.wtns" --out "$WORK/p3" >/dev/null \
   || fail "the first daemon lost its socket"

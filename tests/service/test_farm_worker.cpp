@@ -19,6 +19,7 @@
 #include "engine/loaders.hpp"
 #include "groth16/cpu_backend.hpp"
 #include "groth16/verifier.hpp"
+#include "../timing.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::engine {
@@ -115,16 +116,15 @@ class MemStore final : public JobStore {
   std::vector<KindStatus> kinds() override { return {}; }
   FarmTotals totals() override { return {}; }
 
-  /// Waits up to 120 s for every partition to be stored or the job to fail; true if it happened.
+  /// Waits up to 120 s (times CUZK_TEST_TIMEOUT_SCALE) for every partition to be stored or the job to
+  /// fail; true if it happened.
   bool wait_final() {
-    for (int i = 0; i < 12000; i++) {
-      {
-        std::lock_guard lk(mu_);
-        if (!error_.empty() || std::count(state_.begin(), state_.end(), 2) == (long)kPartitions) return true;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return false;
+    return test::wait_until(
+        [&] {
+          std::lock_guard lk(mu_);
+          return !error_.empty() || std::count(state_.begin(), state_.end(), 2) == (long)kPartitions;
+        },
+        120000);
   }
   std::string error() {
     std::lock_guard lk(mu_);
@@ -248,8 +248,7 @@ TEST(ServiceFarmWorker, RefusedStatementsAreLoggedAndTheNodeGoesOn) {
   {
     Node node(store);
     ASSERT_TRUE(store.wait_final()) << "the job's partitions were not all stored within 120 s";
-    for (int i = 0; i < 100 && store.heartbeat_refusals.load() > 0; i++)
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    test::wait_until([&] { return store.heartbeat_refusals.load() <= 0; }, 2000, std::chrono::milliseconds(20));
     EXPECT_GE(node.logged("farm_slot_error"), 6) << "4 refused claims and 2 refused heartbeats";
   }
   EXPECT_EQ(store.error(), "");

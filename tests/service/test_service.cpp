@@ -20,6 +20,7 @@
 #include "groth16/verifier.hpp"
 #include "service/config.hpp"
 #include "service/daemon.hpp"
+#include "../timing.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::service {
@@ -440,7 +441,7 @@ TEST(ServiceGrpc, ShutdownCancelsQueuedJobsAndAnswersWaitingClients) {
     v1::AwaitProofResponse r;
     if (s.stub->AwaitProof(&ctx, req, &r).ok() && r.status() == v1::AwaitProofResponse::CANCELLED) answered++;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::this_thread::sleep_for(test::scaled_ms(100));  // the waiter's AwaitProof gets there first
   s.daemon->shutdown();
   waiter.join();
   EXPECT_EQ(answered, 1);

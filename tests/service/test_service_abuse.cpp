@@ -28,6 +28,7 @@
 #include "groth16/verifier.hpp"
 #include "service/config.hpp"
 #include "service/daemon.hpp"
+#include "../timing.hpp"
 #include "util/error.hpp"
 #include "util/fault.hpp"
 
@@ -279,7 +280,7 @@ TEST(ServiceAbuse, WaitingClientsAreBounded) {
       v1::AwaitProofResponse r;
       if (d.await(ids.back(), &r).ok() && r.status() == v1::AwaitProofResponse::COMPLETED) ok++;
     });
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::this_thread::sleep_for(test::scaled_ms(300));  // both waiters are waiting
   v1::AwaitProofResponse r;
   grpc::Status st = d.await(ids.back(), &r, 100);
   EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
@@ -311,10 +312,9 @@ TEST(ServiceAbuse, IdleConnectionsAreClosed) {
   EXPECT_EQ(channel->GetState(false), GRPC_CHANNEL_READY);
   // The daemon closes the idle connection (GOAWAY) after about 1 s; the client's own idle limit is 30 min.
   const auto t0 = std::chrono::steady_clock::now();
-  while (channel->GetState(false) == GRPC_CHANNEL_READY &&
-         std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5))
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_NE(channel->GetState(false), GRPC_CHANNEL_READY) << "the idle connection is still open after 5 s";
+  test::wait_until([&] { return channel->GetState(false) != GRPC_CHANNEL_READY; }, 5000, std::chrono::milliseconds(50));
+  EXPECT_NE(channel->GetState(false), GRPC_CHANNEL_READY)
+      << "the idle connection is still open after " << test::scaled_ms(5000).count() << " ms";
   EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(500));  // not before the limit
   EXPECT_TRUE(status_ok());  // a new connection serves the next call
   try {
