@@ -59,7 +59,7 @@ TEST(DevicePlan, PorepPartitionOnEveryCard) {
   const DeviceShape s = porep_32g();
   EXPECT_NEAR((double)total_key_bytes(s) / kGiB, 44.0, 1.0);  // §10: a 44 GiB key
   double prev_cost = 1e9;
-  for (size_t gib : {16, 20, 24, 32, 40, 48, 64, 80, 141}) {
+  for (size_t gib : {12, 16, 20, 24, 32, 40, 48, 64, 80, 141}) {
     SCOPED_TRACE(gib);
     const DevicePlan p = plan_device(s, gib * kGiB);
     expect_consistent(s, p);
@@ -91,14 +91,26 @@ TEST(DevicePlan, PorepPartitionOnEveryCard) {
   EXPECT_LT(p32.cost_seconds, plan_device(s, 24 * kGiB).cost_seconds);
 }
 
-TEST(DevicePlan, TwelveGibCardSaysWhatItNeeds) {
+TEST(DevicePlan, TwelveGibCardProvesWithALeanH) {
   const DeviceShape s = porep_32g();
   const DevicePlan p = plan_device(s, 12 * kGiB);
-  // Two 4 GiB vectors, the NTT's 4 GiB scratch and the tables exceed 12 GiB less the reserve.
-  EXPECT_FALSE(p.fits);
-  EXPECT_GT(p.min_budget, 12 * kGiB);
-  EXPECT_LT(p.min_budget, 13 * kGiB);
-  EXPECT_NE(p.describe().find("does not fit"), std::string::npos);
+  // Three 4 GiB vectors (two of H's and the NTT's scratch) and the tables exceed 12 GiB less the reserve:
+  // a, b and c are parked in host memory and H is formed in two vectors.
+  ASSERT_TRUE(p.fits) << p.describe();
+  expect_consistent(s, p);
+  EXPECT_TRUE(p.rows_streamed);
+  EXPECT_TRUE(p.h_lean);
+  EXPECT_LT(p.ntt_phase_bytes, 9 * kGiB);
+  EXPECT_NE(p.describe().find("H lean"), std::string::npos);
+  // it costs more than the 16 GiB card's arrangement, which does not need it
+  const DevicePlan p16 = plan_device(s, 16 * kGiB);
+  EXPECT_FALSE(p16.h_lean);
+  EXPECT_GT(p.cost_seconds, p16.cost_seconds);
+  // below the lean arrangement's floor the plan says what it needs
+  EXPECT_LT(p.min_budget, 12 * kGiB);
+  const DevicePlan low = plan_device(s, p.min_budget - (size_t{256} << 20));
+  EXPECT_FALSE(low.fits);
+  EXPECT_NE(low.describe().find("does not fit"), std::string::npos);
   EXPECT_TRUE(plan_device(s, p.min_budget).fits) << plan_device(s, p.min_budget).describe();
 }
 

@@ -364,6 +364,42 @@ void UploadStaging::upload_at(DeviceFrVec& dst, size_t at, const Fr* host, size_
     CUZK_CUDA_CHECK(cudaStreamWaitEvent(ctx.stream(), last, 0));  // later context work sees the data
 }
 
+AsyncCopy::AsyncCopy(int device, void* dst, const void* src, size_t bytes, bool to_device) : device_(device) {
+  Context& ctx = Context::get(device);
+  ctx.activate();
+  cudaEvent_t queued, done;
+  CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&queued, cudaEventDisableTiming));
+  if (cudaEventCreateWithFlags(&done, cudaEventDisableTiming) != cudaSuccess) {
+    cudaEventDestroy(queued);
+    CUZK_CUDA_CHECK(cudaGetLastError());
+  }
+  done_ = done;
+  CUZK_CUDA_CHECK(cudaEventRecord(queued, ctx.stream()));
+  CUZK_CUDA_CHECK(cudaStreamWaitEvent(ctx.copy_stream(), queued, 0));
+  cudaEventDestroy(queued);  // released once the wait has seen it
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost,
+                                  ctx.copy_stream()));
+  CUZK_CUDA_CHECK(cudaEventRecord(done, ctx.copy_stream()));
+}
+AsyncCopy AsyncCopy::to_host(void* pinned, const DeviceFrVec& src) {
+  return AsyncCopy(src.device(), pinned, src.data(), src.size() * sizeof(Fr), false);
+}
+AsyncCopy AsyncCopy::to_device(DeviceFrVec& dst, const void* pinned) {
+  return AsyncCopy(dst.device(), dst.data(), pinned, dst.size() * sizeof(Fr), true);
+}
+AsyncCopy::AsyncCopy(AsyncCopy&& o) noexcept : device_(o.device_), done_(std::exchange(o.done_, nullptr)) {}
+AsyncCopy::~AsyncCopy() {
+  if (!done_) return;
+  cudaEventSynchronize(static_cast<cudaEvent_t>(done_));  // the ranges outlive the copy
+  cudaEventDestroy(static_cast<cudaEvent_t>(done_));
+}
+void AsyncCopy::wait() {
+  if (done_) CUZK_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(done_)));
+}
+void AsyncCopy::context_waits() {
+  if (done_) CUZK_CUDA_CHECK(cudaStreamWaitEvent(Context::get(device_).stream(), static_cast<cudaEvent_t>(done_), 0));
+}
+
 HostRegistration::HostRegistration(const void* p, size_t bytes, int device) {
   if (!p || bytes == 0) return;
   Context::get(device).activate();

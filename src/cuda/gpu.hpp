@@ -168,6 +168,31 @@ class UploadStaging {
   int k_ = 0;                           // the buffer the next chunk goes to
 };
 
+/// One copy between a device array and page-locked host memory on the device's copy stream, ordered
+/// after the work queued on the context stream so far, so that it runs beside the kernels queued later. The
+/// caller keeps both ranges alive and unchanged until wait() returns or context_waits() has ordered the
+/// readers; the destructor waits. Throws Error(kCuda) for a CUDA failure.
+class AsyncCopy {
+ public:
+  /// pinned[0..src.size()) ← src.
+  static AsyncCopy to_host(void* pinned, const DeviceFrVec& src);
+  /// dst ← pinned[0..dst.size()).
+  static AsyncCopy to_device(DeviceFrVec& dst, const void* pinned);
+  AsyncCopy(AsyncCopy&& o) noexcept;
+  AsyncCopy& operator=(AsyncCopy&&) = delete;
+  AsyncCopy(const AsyncCopy&) = delete;
+  ~AsyncCopy();
+  /// Blocks the host until the copy is done.
+  void wait();
+  /// Work queued on the context stream from now on runs after the copy (the host does not block).
+  void context_waits();
+
+ private:
+  AsyncCopy(int device, void* dst, const void* src, size_t bytes, bool to_device);
+  int device_ = 0;
+  void* done_ = nullptr;  // cudaEvent_t
+};
+
 /// Page-locks an existing host range (cudaHostRegister, read-only use) for this object's lifetime, so
 /// that copies out of it run as DMA at the link's rate and asynchronously to the host thread, with no
 /// second host copy. Registration can fail (locked-memory limits, a range the driver will not pin):
@@ -327,6 +352,9 @@ void fr_mul_sub_scale(const DeviceFrVec& a, const DeviceFrVec& b, const DeviceFr
                       DeviceFrVec& out);
 /// out_i = a_i·b_i (snarkjs's C = A∘B on the domain); all of one size (else kInvalidArgument).
 void fr_mul(const DeviceFrVec& a, const DeviceFrVec& b, DeviceFrVec& out);
+/// out[i] = (a[i]·b[i] − c[i])·s for i < n over device arrays (out may alias c), queued on `device`'s
+/// context stream: the H numerator over slices (a lean H streams a and b back in slices).
+void fr_mul_sub_scale_n(const Fr* a, const Fr* b, const Fr* c, const Fr& s, Fr* out, size_t n, int device);
 /// out = (a − c)·s element-wise (out may alias a or c): the last step of H when a∘b was formed first.
 void fr_sub_scale(const DeviceFrVec& a, const DeviceFrVec& c, const Fr& s, DeviceFrVec& out);
 /// x_i ← x_i·s.

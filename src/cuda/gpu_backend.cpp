@@ -51,6 +51,48 @@ size_t chunk_bytes(size_t planned) {
   return b / 192 * 192;
 }
 
+/// The chunks of a partition's streamed point vectors, in the order its MSMs read them, as one sequence
+/// through a ChunkPipe: chunk k lands in buffer k mod 2, and at most two are in flight or in use. Where a
+/// vector ends, the next vector's first chunk crosses while the last one is summed, so the link does not
+/// idle between MSMs. Host-synchronous: next() waits for a chunk, done() frees its buffer for the chunk
+/// two places later.
+class ChunkSequence {
+ public:
+  explicit ChunkSequence(cuda::ChunkPipe& pipe) : pipe_(pipe) {}
+  /// Appends host[0..n) of `elem`-byte points, cut into whole points of at most the pipe's chunk size.
+  void add(const void* host, size_t n, size_t elem) {
+    const size_t per = pipe_.chunk_bytes() / elem;
+    for (size_t off = 0; off < n; off += per)
+      chunks_.push_back({static_cast<const char*>(host) + off * elem, std::min(per, n - off) * elem});
+  }
+  /// Waits for the next chunk, which must start at `host` (the caller's vector and offset: the MSMs run in
+  /// the order the vectors were added); returns its device address and bytes. Throws kInternal otherwise.
+  std::pair<const void*, size_t> next(const void* host) {
+    while (fetched_ < chunks_.size() && fetched_ < used_ + 2) fetch();
+    if (used_ >= chunks_.size() || chunks_[used_].host != host)
+      throw Error(ErrorCode::kInternal, "GPU backend: a streamed MSM out of its planned order");
+    return {pipe_.wait((int)(used_ & 1)), chunks_[used_].bytes};
+  }
+  /// The chunk next() returned is no longer read: its buffer takes the chunk two places later.
+  void done() {
+    used_++;
+    if (fetched_ < chunks_.size() && fetched_ < used_ + 2) fetch();
+  }
+
+ private:
+  void fetch() {
+    pipe_.fetch((int)(fetched_ & 1), chunks_[fetched_].host, chunks_[fetched_].bytes);
+    fetched_++;
+  }
+  struct Chunk {
+    const char* host;
+    size_t bytes;
+  };
+  cuda::ChunkPipe& pipe_;
+  std::vector<Chunk> chunks_;
+  size_t fetched_ = 0, used_ = 0;
+};
+
 /// One key on the device, laid out by its DevicePlan: the resident point vectors with an MSM engine
 /// each, and the streamed vectors' host ranges page-locked so that their chunks cross at the link's DMA
 /// rate (HostRegistration; no second host copy).
@@ -155,8 +197,16 @@ struct GpuBackend::Impl {
   std::unique_ptr<ThreadPool> copy_pool;         // the memcpy into them, split over threads
   std::shared_ptr<const CompactCs> pinned_rows;  // the rows whose host arrays rows_pins locks
   std::vector<cuda::HostRegistration> rows_pins;
-  std::unique_ptr<cuda::PinnedBuffer> park;  // a's coset values while b and c are transformed
-  std::mutex abc_mu;                         // one host a, b, c evaluation at a time, on abc_pool
+  std::unique_ptr<cuda::PinnedBuffer> parks[3];  // vectors of H parked in host memory (streamed rows)
+  /// Page-locked room for n scalars (park i, kept for later partitions).
+  Fr* parked(int i, size_t n) {
+    if (!parks[i] || parks[i]->size() < n * sizeof(Fr)) {
+      parks[i].reset();
+      parks[i] = std::make_unique<cuda::PinnedBuffer>(n * sizeof(Fr));
+    }
+    return static_cast<Fr*>(parks[i]->data());
+  }
+  std::mutex abc_mu;  // one host a, b, c evaluation at a time, on abc_pool
   std::unique_ptr<ThreadPool> abc_pool;
   // Witness slots (deferred assignments): at most the plan's witness_slots (≤ 2), each in use by one
   // start() call.
@@ -354,8 +404,9 @@ struct GpuBackend::Impl {
 
   /// H of a deferred bellperson assignment whose rows stream from host memory (DevicePlan::rows_streamed),
   /// into `h` (n values, then coset_inverse'd like the other paths): the witness goes up, a is evaluated
-  /// and transformed, parked in pinned host memory; b likewise stays; c is evaluated, the witness
-  /// dropped, c transformed; a comes back for (a∘b − c)/Z. At most three vectors are live at once.
+  /// and transformed, then parked in pinned host memory while b is evaluated and transformed; c is
+  /// evaluated, the witness dropped, and a comes back while c is transformed; then (a∘b − c)/Z. At most
+  /// three vectors are live at once (the witness counting as one).
   void h_from_streamed_rows(const Assignment& asg, size_t rows_chunk, cuda::GpuNtt& ntt, const Fr& g,
                             const Fr& z_inv, bool frugal, cuda::DeviceFrVec& h, StageTimes& st) {
     const CompactCs& cs = *asg.rows;
@@ -377,47 +428,109 @@ struct GpuBackend::Impl {
       ntt.inverse(out);
       ntt.coset_forward(out, g);
     };
-    if (!park || park->size() < n * sizeof(Fr)) park = std::make_unique<cuda::PinnedBuffer>(n * sizeof(Fr));
-    Fr* parked = static_cast<Fr*>(park->data());
+    Fr* const park = parked(0, n);
     cuda::DeviceFrVec a(n, dev);
     eval(cs.a, a);
-    a.download(parked);  // synchronizes
-    a = {};
+    auto park_a = cuda::AsyncCopy::to_host(park, a);  // crosses while b's rows do the other way
     cuda::DeviceFrVec b(n, dev);
     eval(cs.b, b);
+    park_a.wait();
+    a = {};
     cuda::DeviceFrVec c(n, dev);
     cuda::evaluate_rows_streamed({cs.c.row_offsets.data(), cs.c.cols.data(), cs.c.coeffs.data(), cs.c.rows()},
                                  table.data(), w.data(), c, pipe);
     w = {};  // the MSMs' aux goes up again after H
     if (frugal) cuda::release_cached_memory(dev);
+    h = cuda::DeviceFrVec(n, dev);
+    auto a_back = cuda::AsyncCopy::to_device(h, park);  // after c's rows, beside c's transforms
     ntt.inverse(c);
     ntt.coset_forward(c, g);
-    h = cuda::DeviceFrVec(n, dev);
-    h.upload(parked);
+    a_back.context_waits();
     cuda::fr_mul_sub_scale(h, b, c, z_inv, h);
     st.emplace_back("abc_streamed_h", ms_since(t));
   }
 
-  /// Σ scalars·bases over host `bases` streamed through the two buffers of `pipe` (scalars on the
-  /// device): chunk i + 1 crosses the link while chunk i's MSM runs.
+  /// H as h_from_streamed_rows does, in two device vectors at most (DevicePlan::h_lean, the smallest
+  /// cards): c and b are evaluated and parked raw in host memory, a is evaluated (the witness dropped),
+  /// transformed and parked; b comes back, is transformed and parked again; c comes back and is
+  /// transformed in `h`; then a and b cross in slices beside which h ← (a∘b − c)/Z is formed.
+  void h_lean_from_streamed_rows(const Assignment& asg, size_t rows_chunk, cuda::GpuNtt& ntt, const Fr& g,
+                                 const Fr& z_inv, bool frugal, cuda::DeviceFrVec& h, StageTimes& st) {
+    const CompactCs& cs = *asg.rows;
+    const int dev = opt.device;
+    const size_t n = cs.domain_size(), ni = asg.inputs.size();
+    auto t = Clock::now();
+    pin_rows(asg.rows);
+    if (ms_since(t) > 1) st.emplace_back("rows_pin", ms_since(t));
+    t = Clock::now();
+    Fr* const c_raw = parked(0, n);
+    Fr* const b_park = parked(1, n);  // raw, then transformed
+    Fr* const a_park = parked(2, n);  // transformed
+    cuda::ChunkPipe pipe(rows_chunk, dev);
+    {
+      cuda::DeviceFrVec table(cs.table.size(), dev);
+      table.upload(cs.table);
+      cuda::DeviceFrVec w(ni + asg.aux.size(), dev);
+      upload_at(w, 0, asg.inputs.data(), ni);
+      upload_at(w, ni, asg.aux.data(), asg.aux.size());
+      auto eval = [&](const CompactMatrix& m, cuda::DeviceFrVec& out) {
+        cuda::evaluate_rows_streamed({m.row_offsets.data(), m.cols.data(), m.coeffs.data(), m.rows()},
+                                     table.data(), w.data(), out, pipe);
+      };
+      h = cuda::DeviceFrVec(n, dev);
+      eval(cs.c, h);
+      cuda::AsyncCopy::to_host(c_raw, h).wait();  // then the vector's buffer is written again
+      eval(cs.b, h);
+      cuda::AsyncCopy::to_host(b_park, h).wait();
+      eval(cs.a, h);
+    }                                              // the witness and the table go
+    if (frugal) cuda::release_cached_memory(dev);  // the witness's block is not a vector's size
+    auto to_coset = [&](cuda::DeviceFrVec& v) {
+      ntt.inverse(v);
+      ntt.coset_forward(v, g);
+    };
+    to_coset(h);
+    cuda::AsyncCopy::to_host(a_park, h).wait();
+    h.upload(b_park);
+    to_coset(h);
+    cuda::AsyncCopy::to_host(b_park, h).wait();
+    h.upload(c_raw);
+    to_coset(h);
+    // a and b in slices, half a pipe buffer each
+    const size_t per = pipe.chunk_bytes() / 2 / sizeof(Fr), half = per * sizeof(Fr);
+    const size_t slices = (n + per - 1) / per;
+    auto fetch = [&](size_t i) {
+      const size_t off = i * per, len = std::min(per, n - off);
+      pipe.copy_to((int)(i & 1), 0, a_park + off, len * sizeof(Fr));
+      pipe.copy_to((int)(i & 1), half, b_park + off, len * sizeof(Fr));
+      pipe.mark((int)(i & 1));
+    };
+    for (size_t i = 0; i < std::min<size_t>(2, slices); i++) fetch(i);
+    for (size_t i = 0; i < slices; i++) {
+      const size_t off = i * per, len = std::min(per, n - off);
+      const char* d = static_cast<const char*>(pipe.context_waits((int)(i & 1)));
+      cuda::fr_mul_sub_scale_n(reinterpret_cast<const Fr*>(d), reinterpret_cast<const Fr*>(d + half),
+                               h.data() + off, z_inv, h.data() + off, len, dev);
+      pipe.release_after_context((int)(i & 1));
+      if (i + 2 < slices) fetch(i + 2);
+    }
+    st.emplace_back("abc_lean_h", ms_since(t));
+  }
+
+  /// Σ scalars·bases over host `bases` whose chunks come from `seq` (scalars on the device): chunk i + 1
+  /// crosses the link while chunk i's MSM runs, and the next vector's first chunk while this one's last.
   template <class F>
-  Jacobian<F> streamed(std::unique_ptr<cuda::Msm<F>>& engine, cuda::ChunkPipe& pipe,
+  Jacobian<F> streamed(std::unique_ptr<cuda::Msm<F>>& engine, ChunkSequence& seq,
                        const BigVector<Affine<F>>& bases, const Fr* d_scalars, size_t n, size_t scratch) {
     if (!engine)
       engine = std::make_unique<cuda::Msm<F>>(cuda::MsmConfig{opt.device, 0, size_t{1} << 28, scratch});
-    const size_t per = pipe.chunk_bytes() / sizeof(Affine<F>);
-    const size_t chunks = (n + per - 1) / per;
-    auto fetch = [&](size_t i) {
-      const size_t off = i * per, len = std::min(per, n - off);
-      pipe.fetch((int)(i & 1), bases.data() + off, len * sizeof(Affine<F>));
-    };
-    for (size_t i = 0; i < std::min<size_t>(2, chunks); i++) fetch(i);
     Jacobian<F> acc = Jacobian<F>::infinity();
-    for (size_t i = 0; i < chunks; i++) {
-      const size_t off = i * per, len = std::min(per, n - off);
-      const auto* d = static_cast<const Affine<F>*>(pipe.wait((int)(i & 1)));
-      acc = acc + engine->msm_split01_device_bases(d, d_scalars + off, len);
-      if (i + 2 < chunks) fetch(i + 2);  // the MSM returned: its buffer is free
+    for (size_t off = 0; off < n;) {
+      const auto [d, bytes] = seq.next(bases.data() + off);
+      const size_t len = bytes / sizeof(Affine<F>);
+      acc = acc + engine->msm_split01_device_bases(static_cast<const Affine<F>*>(d), d_scalars + off, len);
+      seq.done();  // the MSM returned: its buffer takes the chunk after next
+      off += len;
     }
     return acc;
   }
@@ -611,7 +724,11 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
         ntt.coset_forward(v, g);
       };
       if (stream_rows) {
-        im.h_from_streamed_rows(*asg, chunk_bytes(plan.rows_chunk_bytes), ntt, g, z_inv, frugal, a, st);
+        if (plan.h_lean)
+          im.h_lean_from_streamed_rows(*asg, chunk_bytes(plan.rows_chunk_bytes), ntt, g, z_inv, frugal, a,
+                                       st);
+        else
+          im.h_from_streamed_rows(*asg, chunk_bytes(plan.rows_chunk_bytes), ntt, g, z_inv, frugal, a, st);
       } else if (plan.abc_in_sequence) {
         to_coset(a, hv.a);
         to_coset(b, hv.b);
@@ -655,13 +772,23 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
 
     // The streamed vectors' chunk buffers, for this call's MSMs.
     std::unique_ptr<cuda::ChunkPipe> pipe;
-    if (plan.streamed_bytes) pipe = std::make_unique<cuda::ChunkPipe>(chunk_bytes(plan.chunk_bytes), dev);
+    std::unique_ptr<ChunkSequence> seq;
+    if (plan.streamed_bytes) {
+      pipe = std::make_unique<cuda::ChunkPipe>(chunk_bytes(plan.chunk_bytes), dev);
+      seq = std::make_unique<ChunkSequence>(*pipe);
+      // in the order of the calls below
+      if (!res->h) seq->add(key->h.data(), h_len, sizeof(G1Affine));
+      if (!res->a) seq->add(key->a.data(), key->a.size(), sizeof(G1Affine));
+      if (!res->b_g1) seq->add(key->b_g1.data(), key->b_g1.size(), sizeof(G1Affine));
+      if (!res->l) seq->add(key->l.data(), key->n_aux, sizeof(G1Affine));
+      if (!im.g2_pool && !res->b_g2) seq->add(key->b_g2.data(), key->b_g1.size(), sizeof(G2Affine));
+    }
     const size_t scratch = plan.msm_scratch_bytes;
     auto run = [&](auto& engine, auto& stream_engine, const auto& bases, const Fr* sc, size_t len) {
       using J = std::decay_t<decltype(engine->msm_split01_device(sc, len))>;
       if (len == 0) return J::infinity();
       J out = engine ? engine->msm_split01_device(sc, len)
-                     : im.streamed(stream_engine, *pipe, bases, sc, len, scratch);
+                     : im.streamed(stream_engine, *seq, bases, sc, len, scratch);
       if (frugal) (engine ? engine : stream_engine)->release_scratch();
       return out;
     };

@@ -291,6 +291,12 @@ void fr_mul_sub_scale(const DeviceFrVec& a, const DeviceFrVec& b, const DeviceFr
   mul_sub_kernel<<<grid_for(ctx, n, 256), 256, 0, ctx.stream()>>>(a.data(), b.data(), c.data(), out.data(), n, 1, s);
   CUZK_CUDA_CHECK_LAUNCH("mul_sub_kernel", ctx.stream());
 }
+void fr_mul_sub_scale_n(const Fr* a, const Fr* b, const Fr* c, const Fr& s, Fr* out, size_t n, int device) {
+  if (n == 0) return;
+  Context& ctx = Context::get(device);
+  mul_sub_kernel<<<grid_for(ctx, n, 256), 256, 0, ctx.stream()>>>(a, b, c, out, n, 1, s);
+  CUZK_CUDA_CHECK_LAUNCH("mul_sub_kernel", ctx.stream());
+}
 void fr_sub_scale(const DeviceFrVec& a, const DeviceFrVec& c, const Fr& s, DeviceFrVec& out) {
   const size_t n = out.size();
   check_size(a, n, "fr_sub_scale(a)");

@@ -34,12 +34,14 @@ size_t rows_chunk_bytes(const DeviceShape& s) {
 
 /// One arrangement of a partition's own buffers, richest first. rows_streamed: the rows cross the link
 /// in slices (kRowsChunk buffers) and a, b, c are evaluated on the device, a parked in host memory
-/// while b and c are transformed, and the witness re-uploaded after H.
+/// while b and c are transformed, and the witness re-uploaded after H. h_lean: besides, c and b are
+/// parked raw while the others are evaluated, each transformed alone, and a and b come back in slices.
 struct Arrangement {
   int slots;
   bool rows_resident;
   bool abc_in_sequence;
   bool rows_streamed = false;
+  bool h_lean = false;
 };
 
 struct PhaseBytes {
@@ -58,7 +60,9 @@ PhaseBytes phase_bytes(const DeviceShape& s, const Arrangement& arr, size_t scra
     const size_t w = (s.n_inputs + s.n_aux) * kFr;
     // w + a + scratch (a's transforms), w + b + scratch, w + b + c (c evaluated), b + c + scratch (c's
     // transforms, w dropped), a + b + c (H's numerator): with w ≤ one vector, at most three vectors.
-    p.ntt = std::max(w, vec) + 2 * vec + s.ntt_table_bytes + s.rows_table_bytes + 2 * rows_chunk_bytes(s);
+    // Lean: w + one vector while evaluating, a vector and the transform's scratch, c and two slices.
+    p.ntt = (arr.h_lean ? std::max(w + vec, 2 * vec) : std::max(w, vec) + 2 * vec) + s.ntt_table_bytes +
+            s.rows_table_bytes + 2 * rows_chunk_bytes(s);
     p.msm_base = std::max(vec, (s.a + s.b_g1) * kFr) + s.n_aux * kFr + scratch;
     return p;
   }
@@ -83,7 +87,9 @@ double cost(const DeviceShape& s, const Arrangement& arr, size_t streamed) {
   double t = (double)streamed / kLinkBytesPerSecond;
   if (s.rows_bytes && arr.rows_streamed) {  // the rows, a parked and fetched back, the witness again
     const size_t vec = size_t{32} << s.log_n;
-    t += (double)(s.rows_bytes + 2 * vec + (s.n_inputs + s.n_aux) * kFr) / kLinkBytesPerSecond;
+    // lean: c and b down and up raw, b and a down and up transformed, against a's one round trip
+    t += (double)(s.rows_bytes + (arr.h_lean ? 8 : 2) * vec + (s.n_inputs + s.n_aux) * kFr) /
+         kLinkBytesPerSecond;
   } else if (s.rows_bytes && !arr.rows_resident) {
     t += (double)s.rows_bytes * kHostAbcSecondsPerRowByte;
   }
@@ -129,8 +135,9 @@ size_t key_vector_bytes(const DeviceShape& s, KeyVector v) {
 
 DevicePlan plan_device(const DeviceShape& s, size_t budget) {
   const size_t usable = budget > kDeviceReserve ? budget - kDeviceReserve : 0;
-  std::vector<Arrangement> arrangements = {
-      {2, true, false}, {1, true, false}, {1, false, false}, {0, false, true}, {0, false, true, true}};
+  std::vector<Arrangement> arrangements = {{2, true, false},       {1, true, false},
+                                           {1, false, false},      {0, false, true},
+                                           {0, false, true, true}, {0, false, true, true, true}};
   if (!s.rows_bytes)  // no device rows: the slot and rows steps change nothing
     arrangements = {{1, false, false}, {0, false, true}};
   size_t total = 0;
@@ -169,6 +176,7 @@ DevicePlan plan_device(const DeviceShape& s, size_t budget) {
         best.rows_resident = arr.rows_resident && s.rows_bytes > 0;
         best.abc_in_sequence = arr.abc_in_sequence;
         best.rows_streamed = arr.rows_streamed && s.rows_bytes > 0;
+        best.h_lean = best.rows_streamed && arr.h_lean;
         best.rows_chunk_bytes = best.rows_streamed ? rows_chunk_bytes(s) : 0;
         best.msm_scratch_bytes = scratch;
         best.ntt_phase_bytes = p.ntt;
@@ -217,7 +225,7 @@ std::string DevicePlan::describe() const {
       gib(streamed_bytes), (double)chunk_bytes / (1 << 20), gib(ntt_phase_bytes), gib(msm_phase_bytes),
       witness_slots, witness_slots == 1 ? "" : "s",
       rows_resident   ? "device"
-      : rows_streamed ? "host, streamed to the device"
+      : rows_streamed ? (h_lean ? "host, streamed to the device, H lean" : "host, streamed to the device")
                       : "host",
       abc_in_sequence ? "in sequence" : "at once", cost_seconds);
   return buf;

@@ -50,12 +50,14 @@ struct DevicePlan {
                                  ///< live instead of three); the witness goes up after H
   bool rows_streamed = false;    ///< rows streamed to the device in slices, a, b, c evaluated there, a parked
                                  ///< in host memory during b and c (with abc_in_sequence; no witness slot)
-  size_t rows_chunk_bytes = 0;   ///< each of the two slice buffers of streamed rows (≤ kRowsChunk)
-  size_t ntt_phase_bytes = 0;    ///< peak of the partition while H is computed (besides the resident key)
-  size_t msm_phase_bytes = 0;    ///< peak of the partition during its MSMs (chunks included)
-  double cost_seconds = 0;       ///< the model's time per partition beyond a resident proof (plan_device)
-  bool fits = false;             ///< false: the budget is below the smallest arrangement (min_budget)
-  size_t min_budget = 0;         ///< the smallest budget this key proves in
+  bool h_lean = false;  ///< with rows_streamed: H in two vectors at most (a, b, c parked in host memory
+                        ///< and streamed back; for the smallest cards)
+  size_t rows_chunk_bytes = 0;  ///< each of the two slice buffers of streamed rows (≤ kRowsChunk)
+  size_t ntt_phase_bytes = 0;   ///< peak of the partition while H is computed (besides the resident key)
+  size_t msm_phase_bytes = 0;   ///< peak of the partition during its MSMs (chunks included)
+  double cost_seconds = 0;      ///< the model's time per partition beyond a resident proof (plan_device)
+  bool fits = false;            ///< false: the budget is below the smallest arrangement (min_budget)
+  size_t min_budget = 0;        ///< the smallest budget this key proves in
 
   /// True when no vector streams.
   bool all_resident() const { return streamed_bytes == 0; }

@@ -182,7 +182,7 @@ struct ScopedEnv {
 
 TEST(GpuProver, EveryDevicePlanProvesTheSame) {
   // Budgets from the planner's own model for this circuit with its rows: from the least it proves in
-  // (everything streamed, rows too, a, b, c in sequence, no slot) through partial residency to the whole key,
+  // (everything streamed, rows too, a lean H, no slot) through partial residency to the whole key,
   // each proof byte-identical to the CPU's, synthesized and deferred. Chunks of 5,001 points
   // (CUZK_STREAM_CHUNK_BYTES) make every streamed MSM run over several chunks and a short last one.
   CUZK_REQUIRE_GPU();
@@ -205,16 +205,17 @@ TEST(GpuProver, EveryDevicePlanProvesTheSame) {
     const int residency = p.all_resident()       ? 2
                           : p.resident_bytes > 0 ? 1
                                                  : 0;  // none, part or all of the key
-    const std::string sig =
-        std::to_string(p.witness_slots * 8 + p.rows_resident * 4 + p.rows_streamed * 2 + p.abc_in_sequence) +
-        "/" + std::to_string(residency);
+    const std::string sig = std::to_string(p.witness_slots * 16 + p.h_lean * 8 + p.rows_resident * 4 +
+                                           p.rows_streamed * 2 + p.abc_in_sequence) +
+                            "/" + std::to_string(residency);
     if (sig != last) budgets.push_back(b), last = sig;
   }
-  bool saw_rows_streamed = false, saw_partial = false, saw_all = false;
+  bool saw_rows_streamed = false, saw_lean = false, saw_partial = false, saw_all = false;
   for (const size_t b : budgets) {
     const DevicePlan p = plan_device(sh, b);
     SCOPED_TRACE(p.describe());
-    saw_rows_streamed |= p.rows_streamed;
+    saw_rows_streamed |= p.rows_streamed && !p.h_lean;
+    saw_lean |= p.h_lean;
     saw_partial |= p.resident_bytes > 0 && p.streamed_bytes > 0;
     saw_all |= p.all_resident();
     GpuBackendOptions o;
@@ -223,6 +224,7 @@ TEST(GpuProver, EveryDevicePlanProvesTheSame) {
     expect_same_as_cpu(c, gpu);
   }
   EXPECT_TRUE(saw_rows_streamed);
+  EXPECT_TRUE(saw_lean);
   EXPECT_TRUE(saw_partial);
   EXPECT_TRUE(saw_all);
 }
