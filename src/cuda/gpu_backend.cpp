@@ -404,9 +404,9 @@ struct GpuBackend::Impl {
 
   /// H of a deferred bellperson assignment whose rows stream from host memory (DevicePlan::rows_streamed),
   /// into `h` (n values, then coset_inverse'd like the other paths): the witness goes up, a is evaluated
-  /// and transformed, then parked in pinned host memory while b is evaluated and transformed; c is
-  /// evaluated, the witness dropped, and a comes back while c is transformed; then (a∘b − c)/Z. At most
-  /// three vectors are live at once (the witness counting as one).
+  /// and transformed, then parked in pinned host memory while b's rows are evaluated; b is transformed,
+  /// c evaluated, the witness dropped, c transformed, and a comes back for (a∘b − c)/Z. At most three
+  /// vectors are live at once (the witness and the transforms' scratch counting as one each).
   void h_from_streamed_rows(const Assignment& asg, size_t rows_chunk, cuda::GpuNtt& ntt, const Fr& g,
                             const Fr& z_inv, bool frugal, cuda::DeviceFrVec& h, StageTimes& st) {
     const CompactCs& cs = *asg.rows;
@@ -422,30 +422,35 @@ struct GpuBackend::Impl {
     cuda::DeviceFrVec w(ni + asg.aux.size(), dev);
     upload_at(w, 0, asg.inputs.data(), ni);
     upload_at(w, ni, asg.aux.data(), asg.aux.size());
-    auto eval = [&](const CompactMatrix& m, cuda::DeviceFrVec& out) {
+    auto rows = [&](const CompactMatrix& m, cuda::DeviceFrVec& out) {
       cuda::evaluate_rows_streamed({m.row_offsets.data(), m.cols.data(), m.coeffs.data(), m.rows()},
                                    table.data(), w.data(), out, pipe);
-      ntt.inverse(out);
-      ntt.coset_forward(out, g);
+    };
+    auto to_coset = [&](cuda::DeviceFrVec& v) {
+      ntt.inverse(v);
+      ntt.coset_forward(v, g);
+    };
+    auto eval = [&](const CompactMatrix& m, cuda::DeviceFrVec& out) {
+      rows(m, out);
+      to_coset(out);
     };
     Fr* const park = parked(0, n);
     cuda::DeviceFrVec a(n, dev);
     eval(cs.a, a);
     auto park_a = cuda::AsyncCopy::to_host(park, a);  // crosses while b's rows do the other way
     cuda::DeviceFrVec b(n, dev);
-    eval(cs.b, b);
+    rows(cs.b, b);
     park_a.wait();
-    a = {};
+    a = {};  // before b's transforms take their scratch: three vectors at most
+    to_coset(b);
     cuda::DeviceFrVec c(n, dev);
     cuda::evaluate_rows_streamed({cs.c.row_offsets.data(), cs.c.cols.data(), cs.c.coeffs.data(), cs.c.rows()},
                                  table.data(), w.data(), c, pipe);
     w = {};  // the MSMs' aux goes up again after H
     if (frugal) cuda::release_cached_memory(dev);
-    h = cuda::DeviceFrVec(n, dev);
-    auto a_back = cuda::AsyncCopy::to_device(h, park);  // after c's rows, beside c's transforms
-    ntt.inverse(c);
-    ntt.coset_forward(c, g);
-    a_back.context_waits();
+    to_coset(c);
+    h = cuda::DeviceFrVec(n, dev);  // after c's transforms have returned their scratch
+    h.upload(park);
     cuda::fr_mul_sub_scale(h, b, c, z_inv, h);
     st.emplace_back("abc_streamed_h", ms_since(t));
   }
