@@ -67,9 +67,7 @@ struct Fixture {
   cuzk::CpuBackend backend{1};
   std::unique_ptr<cuzk::engine::Engine> engine;
   cuzk::service::ServiceLimits limits;
-  std::unique_ptr<cuzk::service::PorepJobs> porep;
-  std::unique_ptr<cuzk::service::SnapJobs> snap;
-  std::unique_ptr<cuzk::service::PostJobs> post;
+  std::unique_ptr<cuzk::engine::ProofKinds> kinds;
   std::unique_ptr<v1::ProvingEngine::Service> service;
   cuzk::VerifyingKey tiny_vk;
   std::string wtns = file_text(kSrc + "/tests/data/tiny/mul.wtns");
@@ -93,17 +91,13 @@ struct Fixture {
                            [params, r1cs] { return cuzk::engine::load_bellperson(params, r1cs); });
     tiny_vk = cuzk::engine::load_circom(zkey).key->verifying_key();
     // No param cache: Filecoin kinds are refused (FAILED_PRECONDITION) after their input is checked.
-    const cuzk::service::ParamsReading reading = [](const auto& read) {
+    const cuzk::engine::ParamsReading reading = [](const auto& read) {
       return read(cuzk::ParamsReadOptions{});
     };
-    porep = std::make_unique<cuzk::service::PorepJobs>(engine->circuits(),
-                                                       cuzk::service::PorepJobs::Options{{}, reading, 1});
-    snap = std::make_unique<cuzk::service::SnapJobs>(engine->circuits(),
-                                                     cuzk::service::SnapJobs::Options{{}, reading, 1});
-    post = std::make_unique<cuzk::service::PostJobs>(engine->circuits(),
-                                                     cuzk::service::PostJobs::Options{{}, reading, 1});
+    kinds = std::make_unique<cuzk::engine::ProofKinds>(engine->circuits(),
+                                                       cuzk::engine::ProofKinds::Options{{}, reading, 1});
     limits.max_partitions = 16;  // the check is the same at 1024; 16 keeps an input's proving short
-    service = cuzk::service::make_grpc_service(*engine, *porep, *snap, *post, limits);
+    service = cuzk::service::make_grpc_service(*engine, *kinds, limits);
   }
 };
 

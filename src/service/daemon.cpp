@@ -15,6 +15,7 @@
 #include <mutex>
 
 #include "engine/farm_worker.hpp"
+#include "engine/kinds/proof_kinds.hpp"
 #include "engine/loaders.hpp"
 #include "groth16/cpu_backend.hpp"
 #ifdef CUZK_WITH_CUDA
@@ -27,9 +28,6 @@
 #include "service/grpc_service.hpp"
 #include "service/http_status.hpp"
 #include "service/listener.hpp"
-#include "service/porep_jobs.hpp"
-#include "service/post_jobs.hpp"
-#include "service/snap_jobs.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::service {
@@ -96,9 +94,7 @@ void log_device_plans(engine::Engine& engine, const std::vector<ProverBackend*>&
 struct Daemon::Impl {
   std::vector<std::unique_ptr<ProverBackend>> backends;
   std::unique_ptr<engine::Engine> engine;
-  std::unique_ptr<PorepJobs> porep;
-  std::unique_ptr<SnapJobs> snap;
-  std::unique_ptr<PostJobs> post;
+  std::unique_ptr<engine::ProofKinds> kinds;        ///< every proof kind, its circuits from srs.param_cache
   std::unique_ptr<engine::JobStore> farm;           ///< [cluster]: the farm's database
   std::unique_ptr<engine::FarmWorker> farm_worker;  ///< [cluster]: claims partitions for this node
   std::unique_ptr<cuzk::v1::ProvingEngine::Service> service;
@@ -151,7 +147,7 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
       });
   // .params files (bellperson and PoRep circuits) are read with srs.verify_subgroup's check, decoded on
   // the first GPU in CUDA builds.
-  const ParamsReading reading = [decode_gpu, subgroup = cfg.verify_subgroup](const auto& read) {
+  const engine::ParamsReading reading = [decode_gpu, subgroup = cfg.verify_subgroup](const auto& read) {
     ParamsReadOptions opt;
     opt.subgroup = subgroup ? SubgroupCheck::kYes : SubgroupCheck::kNo;
 #ifdef CUZK_WITH_CUDA
@@ -173,26 +169,20 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
       };
     m.engine->circuits().add(c.id, c.kind, std::move(loader));
   }
-  // PoRep circuits of the sizes whose parameters are in srs.param_cache (others are registered when a job
-  // or PreloadSRS asks for them and their file has appeared).
-  m.porep = std::make_unique<PorepJobs>(m.engine->circuits(),
-                                        PorepJobs::Options{cfg.param_cache, reading, cfg.synthesis_threads});
-  std::string porep_list;
-  for (const std::string& id : m.porep->register_present())
-    porep_list += (porep_list.empty() ? "" : ",") + id;
-  if (porep_list.empty()) porep_list = "none";
-  // SnapDeals circuits likewise.
-  m.snap = std::make_unique<SnapJobs>(m.engine->circuits(),
-                                      SnapJobs::Options{cfg.param_cache, reading, cfg.synthesis_threads});
-  std::string snap_list;
-  for (const std::string& id : m.snap->register_present()) snap_list += (snap_list.empty() ? "" : ",") + id;
-  if (snap_list.empty()) snap_list = "none";
-  // PoSt circuits likewise (WINDOW_POST_PARTITION, WINNING_POST).
-  m.post = std::make_unique<PostJobs>(m.engine->circuits(),
-                                      PostJobs::Options{cfg.param_cache, reading, cfg.synthesis_threads});
-  std::string post_list;
-  for (const std::string& id : m.post->register_present()) post_list += (post_list.empty() ? "" : ",") + id;
-  if (post_list.empty()) post_list = "none";
+  // The Filecoin kinds' circuits whose parameters are in srs.param_cache (others are registered when a
+  // job or PreloadSRS asks for them and their file has appeared), listed per kind in the start line.
+  m.kinds = std::make_unique<engine::ProofKinds>(
+      m.engine->circuits(), engine::ProofKinds::Options{cfg.param_cache, reading, cfg.synthesis_threads});
+  auto present = [&](std::initializer_list<const char*> names) {
+    std::string list;
+    for (const char* name : names)
+      for (const std::string& id : m.kinds->register_present(*m.kinds->find(name)))
+        list += (list.empty() ? "" : ",") + id;
+    return list.empty() ? std::string("none") : list;
+  };
+  const std::string porep_list = present({"POREP_SEAL_COMMIT"});
+  const std::string snap_list = present({"SNAP_DEALS_UPDATE"});
+  const std::string post_list = present({"WINNING_POST", "WINDOW_POST_PARTITION"});
   for (const CircuitConfig& c : cfg.circuits)
     if (c.preload) m.engine->circuits().preload(c.id);
 
@@ -211,7 +201,7 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
                 "cluster.database: this cuzk was built without the cluster (libpq was not found)");
 #endif
   }
-  m.service = make_grpc_service(*m.engine, *m.porep, *m.snap, *m.post, cfg.limits, m.farm.get());
+  m.service = make_grpc_service(*m.engine, *m.kinds, cfg.limits, m.farm.get());
   // The daemon listens itself and hands gRPC each connection (listener.hpp: gRPC 1.51's own listener
   // stops for good after one accept fails with EMFILE). The connections are capped at half of the
   // descriptors the process may open.
@@ -262,7 +252,7 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
       fc.address = fc.address.substr(0, fc.address.size() - 1) + std::to_string(m.grpc_port);
     fc.slots = cfg.cluster.slots ? cfg.cluster.slots : (unsigned)devs.size() * cfg.gpu_workers_per_device + 1;
     fc.heartbeat_ms = cfg.cluster.heartbeat_ms;
-    fc.expand = make_farm_expander(*m.porep, *m.snap, *m.post);
+    fc.expand = make_farm_expander(*m.kinds);
     fc.log = ec.log;
     m.farm_worker = std::make_unique<engine::FarmWorker>(*m.engine, *m.farm, fc);
     spdlog::info("cuzk farm node {}: lease {} ms, heartbeat {} ms, max_attempts {}, slots {}", fc.node_id,

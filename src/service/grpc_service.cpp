@@ -117,32 +117,40 @@ std::span<const uint8_t> span_of(const std::string& s) {
   return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
 }
 
+/// The fields of `req` as the engine's kinds read them (spans into `req`, which must outlive the result).
+engine::ProofRequest request_of(const v1::SubmitProofRequest& req) {
+  engine::ProofRequest r;
+  r.circuit_id = req.circuit_id();
+  for (const std::string& w : req.witnesses()) r.witnesses.push_back(span_of(w));
+  r.vanilla_proof = span_of(req.vanilla_proof());
+  for (const std::string& v : req.vanilla_proofs()) r.vanilla_proofs.push_back(span_of(v));
+  r.registered_proof = req.registered_proof();
+  r.sector_size = req.sector_size();
+  r.sector_number = req.sector_number();
+  r.comm_r_old = span_of(req.comm_r_old());
+  r.comm_r_new = span_of(req.comm_r_new());
+  r.comm_d_new = span_of(req.comm_d_new());
+  r.randomness = span_of(req.randomness());
+  r.miner_id = req.miner_id();
+  r.partition_index = req.partition_index();
+  return r;
+}
+
+/// The kind of a Filecoin proof_kind (one whose kind serves circuits from parameter files: the request's
+/// vanilla proofs are the job's input), nullptr for any other.
+const engine::ProofKind* filecoin_kind(const engine::ProofKinds& kinds, v1::ProofKind kind) {
+  const engine::ProofKind* k = kinds.find(v1::ProofKind_Name(kind));
+  return k && !k->circuits().empty() ? k : nullptr;
+}
+
 /// The job of a Filecoin SubmitProofRequest (POREP_SEAL_COMMIT, SNAP_DEALS_UPDATE, WINDOW_POST_PARTITION,
-/// WINNING_POST), made by the kind's PorepJobs / SnapJobs / PostJobs (their errors: Error(kIo) for missing
-/// parameters, other Errors naming the bad field). Throws Error(kInvalidArgument) for another kind.
-engine::JobRequest filecoin_job(PorepJobs& porep, SnapJobs& snap, PostJobs& post,
-                                const v1::SubmitProofRequest& req) {
-  switch (req.proof_kind()) {
-    case v1::POREP_SEAL_COMMIT:
-      return porep.job(span_of(req.vanilla_proof()), req.registered_proof(), req.sector_size(),
-                       req.sector_number());
-    case v1::SNAP_DEALS_UPDATE: {
-      std::vector<std::span<const uint8_t>> parts;
-      for (const std::string& p : req.vanilla_proofs()) parts.push_back(span_of(p));
-      return snap.job(parts, req.registered_proof(), req.sector_size(), span_of(req.comm_r_old()),
-                      span_of(req.comm_r_new()), span_of(req.comm_d_new()));
-    }
-    case v1::WINDOW_POST_PARTITION:
-    case v1::WINNING_POST: {
-      std::vector<std::vector<uint8_t>> vanilla;
-      for (const std::string& v : req.vanilla_proofs()) vanilla.emplace_back(v.begin(), v.end());
-      return post.job(req.proof_kind() == v1::WINNING_POST, req.registered_proof(), vanilla,
-                      span_of(req.randomness()), req.miner_id(), req.partition_index());
-    }
-    default:
-      throw Error(ErrorCode::kInvalidArgument,
-                  "proof_kind " + v1::ProofKind_Name(req.proof_kind()) + " is not a Filecoin kind");
-  }
+/// WINNING_POST), made by its kind (errors: Error(kIo) for missing parameters, other Errors naming the bad
+/// field). Throws Error(kInvalidArgument) for another kind.
+engine::JobRequest filecoin_job(engine::ProofKinds& kinds, const v1::SubmitProofRequest& req) {
+  if (!filecoin_kind(kinds, req.proof_kind()))
+    throw Error(ErrorCode::kInvalidArgument,
+                "proof_kind " + v1::ProofKind_Name(req.proof_kind()) + " is not a Filecoin kind");
+  return kinds.job(v1::ProofKind_Name(req.proof_kind()), request_of(req));
 }
 
 /// What a farm stores as a Filecoin job's input: the serialized request without request_id, priority and
@@ -157,9 +165,9 @@ std::string farm_input(const v1::SubmitProofRequest& req) {
 
 class ProvingService final : public v1::ProvingEngine::Service {
  public:
-  ProvingService(engine::Engine& e, PorepJobs& porep, SnapJobs& snap, PostJobs& post,
-                 const ServiceLimits& limits, engine::JobStore* farm)
-      : engine_(e), porep_(porep), snap_(snap), post_(post), limits_(limits), farm_(farm) {}
+  ProvingService(engine::Engine& e, engine::ProofKinds& kinds, const ServiceLimits& limits,
+                 engine::JobStore* farm)
+      : engine_(e), kinds_(kinds), limits_(limits), farm_(farm) {}
 
   Status SubmitProof(ServerContext*, const v1::SubmitProofRequest* req,
                      v1::SubmitProofResponse* resp) override {
@@ -264,22 +272,13 @@ class ProvingService final : public v1::ProvingEngine::Service {
   }
 
   Status PreloadSRS(ServerContext*, const v1::PreloadSrsRequest* req, v1::PreloadSrsResponse* resp) override {
-    // cuzk's PoRep ids ("porep-32g") are registered on demand once their parameters are in the cache.
-    if (const auto size = PorepJobs::sector_size_of(req->circuit_id());
-        size && !engine_.circuits().contains(req->circuit_id())) {
+    // The Filecoin kinds' ids ("porep-32g", "wpost-32g", …) are registered on demand once their
+    // parameters are in the cache.
+    if (!engine_.circuits().contains(req->circuit_id())) {
       try {
-        porep_.ensure_circuit(*size);
+        kinds_.ensure_circuit(req->circuit_id());
       } catch (const std::exception& e) {
         return bounded(Status(StatusCode::FAILED_PRECONDITION, e.what()));
-      }
-    }
-    // PoSt ids ("wpost-32g", "winning-32g") likewise.
-    if (const auto proof = PostJobs::proof_of(req->circuit_id());
-        proof && !engine_.circuits().contains(req->circuit_id())) {
-      try {
-        post_.ensure_circuit(*proof);
-      } catch (const std::exception& e) {
-        return Status(StatusCode::FAILED_PRECONDITION, e.what());
       }
     }
     if (!engine_.circuits().contains(req->circuit_id()))
@@ -362,12 +361,18 @@ class ProvingService final : public v1::ProvingEngine::Service {
                     "proof_kind " + std::to_string((int)req.proof_kind()) + " is not a cuzk.v1 ProofKind");
     if (Status s = check_limits(req); !s.ok()) return s;
     v1::ProofKind kind = req.proof_kind();
-    if (kind == v1::POREP_SEAL_COMMIT) return submit_porep(req, resp);
-    if (kind == v1::SNAP_DEALS_UPDATE) return submit_snap(req, resp);
-    if (kind == v1::WINDOW_POST_PARTITION || kind == v1::WINNING_POST) return submit_post(req, resp);
-    if (req.circuit_id().empty()) return Status(StatusCode::INVALID_ARGUMENT, "circuit_id is empty");
-    if (req.witnesses_size() == 0)
-      return Status(StatusCode::INVALID_ARGUMENT, "no witness: give one .wtns per partition in witnesses");
+    if (filecoin_kind(kinds_, kind)) return enqueue_filecoin(req, resp);
+    // circom or bellperson (or unspecified: the circuit's registry kind says which): a registered circuit
+    // and one .wtns per partition.
+    const engine::ProofRequest r = request_of(req);
+    const std::string name = kind == v1::PROOF_KIND_UNSPECIFIED ? "CIRCOM_GROTH16" : v1::ProofKind_Name(kind);
+    const engine::ProofKind* witness_kind = kinds_.find(name);
+    if (!witness_kind) return Status(StatusCode::INTERNAL, "no proof kind " + name + " in this daemon");
+    try {
+      witness_kind->check(r);
+    } catch (const Error& e) {
+      return Status(StatusCode::INVALID_ARGUMENT, e.what());
+    }
     if (engine_.circuits().contains(req.circuit_id())) {
       const std::string ck = engine_.circuits().kind(req.circuit_id());
       if (ck == "porep")
@@ -392,11 +397,11 @@ class ProvingService final : public v1::ProvingEngine::Service {
                         "\" (every node of a farm serves the same [[circuits]])");
     }
     if (farm_) return submit_farm(req, kind, resp);
-    engine::JobRequest jr;
-    jr.circuit_id = req.circuit_id();
-    jr.kind = kind == v1::PROOF_KIND_UNSPECIFIED ? "UNKNOWN" : v1::ProofKind_Name(kind);
-    for (const std::string& w : req.witnesses())
-      jr.partitions.push_back({{}, nullptr, std::vector<uint8_t>(w.begin(), w.end()), {}});
+    // The registry's kind when the request left it unspecified; "UNKNOWN" for a circuit not registered.
+    engine::JobRequest jr = kind == v1::PROOF_KIND_UNSPECIFIED || kind == req.proof_kind()
+                                ? witness_kind->job(r)
+                                : kinds_.find(v1::ProofKind_Name(kind))->job(r);
+    if (kind == v1::PROOF_KIND_UNSPECIFIED) jr.kind = "UNKNOWN";
     return enqueue(req, std::move(jr), resp);
   }
 
@@ -432,51 +437,17 @@ class ProvingService final : public v1::ProvingEngine::Service {
     }
   }
 
-  /// A POREP_SEAL_COMMIT job: the C1 is parsed and checked here, so that a bad one is refused at once
-  /// (INVALID_ARGUMENT naming the JSON path or the mismatch); missing parameters are the daemon's state
-  /// (FAILED_PRECONDITION naming the file).
-  Status submit_porep(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
-    if (!req.circuit_id().empty() || req.witnesses_size() > 0)
-      return Status(
-          StatusCode::INVALID_ARGUMENT,
-          "a POREP_SEAL_COMMIT job takes the C1 output in vanilla_proof, not circuit_id or witnesses");
-    if (req.vanilla_proofs_size() > 0)
-      return Status(StatusCode::INVALID_ARGUMENT,
-                    "a POREP_SEAL_COMMIT job takes one C1 output in vanilla_proof, not vanilla_proofs");
-    return enqueue_filecoin(req, resp);
-  }
-
-  /// A SNAP_DEALS_UPDATE job (Curio's fields): every partition proof is parsed and checked here, so that
-  /// a bad one is refused at once (INVALID_ARGUMENT naming it); missing parameters are FAILED_PRECONDITION.
-  Status submit_snap(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
-    if (!req.circuit_id().empty() || req.witnesses_size() > 0 || !req.vanilla_proof().empty())
-      return Status(StatusCode::INVALID_ARGUMENT,
-                    "a SNAP_DEALS_UPDATE job takes one partition proof per element of vanilla_proofs, not "
-                    "vanilla_proof, circuit_id or witnesses");
-    return enqueue_filecoin(req, resp);
-  }
-
-  /// A WINDOW_POST_PARTITION or WINNING_POST job: the vanilla proofs are parsed and verified here
-  /// (INVALID_ARGUMENT naming the proof, sector and challenge); missing parameters are the daemon's state
-  /// (FAILED_PRECONDITION naming the file).
-  Status submit_post(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
-    if (!req.circuit_id().empty() || req.witnesses_size() > 0 || !req.vanilla_proof().empty())
-      return Status(StatusCode::INVALID_ARGUMENT,
-                    "a PoSt job takes one bincode FallbackPoStSectorProof per sector in vanilla_proofs, not "
-                    "vanilla_proof, circuit_id or witnesses");
-    return enqueue_filecoin(req, resp);
-  }
-
-  /// Queues the Filecoin job that filecoin_job builds from `req` (parsing and checking its vanilla proofs
-  /// or C1): an Error(kIo) from it is FAILED_PRECONDITION (missing parameters are the daemon's state), any
-  /// other Error INVALID_ARGUMENT naming the problem. The request's vanilla proofs, which the partitions
-  /// share once parsed, stay charged to the queued input (extra_bytes) until the job ends. In a farm the
-  /// request itself (less request_id, priority and deadline) is stored as the job's input, one partition
-  /// row per partition: the claiming nodes make their partitions from it (make_farm_expander).
+  /// Queues the Filecoin job that filecoin_job builds from `req` (the kind's check of the fields it takes,
+  /// then its parse and check of the vanilla proofs or C1, so that a bad one is refused at once): an
+  /// Error(kIo) from it is FAILED_PRECONDITION (missing parameters are the daemon's state, naming the
+  /// file), any other Error INVALID_ARGUMENT naming the problem. The request's vanilla proofs, which the
+  /// partitions share once parsed, stay charged to the queued input (extra_bytes) until the job ends. In a
+  /// farm the request itself (less request_id, priority and deadline) is stored as the job's input, one
+  /// partition row per partition: the claiming nodes make their partitions from it (make_farm_expander).
   Status enqueue_filecoin(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
     engine::JobRequest jr;
     try {
-      jr = filecoin_job(porep_, snap_, post_, req);
+      jr = filecoin_job(kinds_, req);
     } catch (const Error& e) {
       return Status(
           e.code() == ErrorCode::kIo ? StatusCode::FAILED_PRECONDITION : StatusCode::INVALID_ARGUMENT,
@@ -606,9 +577,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
   }
 
   engine::Engine& engine_;
-  PorepJobs& porep_;
-  SnapJobs& snap_;
-  PostJobs& post_;
+  engine::ProofKinds& kinds_;
   const ServiceLimits limits_;
   engine::JobStore* farm_;            ///< set in a [cluster] daemon: jobs live in the farm's store
   std::atomic<unsigned> waiting_{0};  ///< AwaitProof and Prove calls now (WaitSlot)
@@ -616,8 +585,8 @@ class ProvingService final : public v1::ProvingEngine::Service {
 
 }  // namespace
 
-engine::FarmExpander make_farm_expander(PorepJobs& porep, SnapJobs& snap, PostJobs& post) {
-  return [&porep, &snap, &post](const std::string& kind, std::span<const uint8_t> input) {
+engine::FarmExpander make_farm_expander(engine::ProofKinds& kinds) {
+  return [&kinds](const std::string& kind, std::span<const uint8_t> input) {
     v1::SubmitProofRequest req;
     if (input.size() > (size_t)INT32_MAX || !req.ParseFromArray(input.data(), (int)input.size()))
       throw Error(ErrorCode::kInvalidEncoding,
@@ -625,15 +594,15 @@ engine::FarmExpander make_farm_expander(PorepJobs& porep, SnapJobs& snap, PostJo
     if (v1::ProofKind_Name(req.proof_kind()) != kind)
       throw Error(ErrorCode::kInvalidArgument,
                   "it is a " + v1::ProofKind_Name(req.proof_kind()) + " request, the job is " + kind);
-    return filecoin_job(porep, snap, post, req);
+    return filecoin_job(kinds, req);
   };
 }
 
-std::unique_ptr<v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine, PorepJobs& porep,
-                                                              SnapJobs& snap, PostJobs& post,
+std::unique_ptr<v1::ProvingEngine::Service> make_grpc_service(engine::Engine& engine,
+                                                              engine::ProofKinds& kinds,
                                                               const ServiceLimits& limits,
                                                               engine::JobStore* farm) {
-  return std::make_unique<ProvingService>(engine, porep, snap, post, limits, farm);
+  return std::make_unique<ProvingService>(engine, kinds, limits, farm);
 }
 
 }  // namespace cuzk::service

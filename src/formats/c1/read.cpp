@@ -1,0 +1,29 @@
+// read_c1 (formats/c1.hpp): a raw C1 is streamed through the SAX reader; Curio's envelope is parsed
+// with its Phase1Out skipped, then Phase1Out is decoded and parsed in one pass.
+#include <nlohmann/json.hpp>
+
+#include "formats/c1.hpp"
+#include "formats/c1/envelope.hpp"
+#include "formats/c1/sax.hpp"
+
+namespace cuzk {
+
+using c1_detail::C1Sax;
+using c1_detail::SkipIter;
+
+C1Output read_c1(std::span<const uint8_t> bytes, const std::string& source) {
+  const char* b = reinterpret_cast<const char*>(bytes.data());
+  C1Sax sax(source, true);
+  if (auto r = c1_detail::find_phase1_out(std::string_view(b, bytes.size()))) {
+    // Curio's envelope: parse it with the (large) Phase1Out string skipped, then decode and parse
+    // that string in one pass.
+    sax.set_phase1_out(b + r->first, b + r->second, r->first);
+    nlohmann::json::sax_parse(SkipIter(b, b + r->first, b + r->second),
+                              SkipIter(b + bytes.size(), nullptr, nullptr), &sax);
+  } else {
+    nlohmann::json::sax_parse(b, b + bytes.size(), &sax);
+  }
+  return sax.has_phase1_out() ? c1_detail::read_envelope(sax, source) : sax.finish();
+}
+
+}  // namespace cuzk
