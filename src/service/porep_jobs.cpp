@@ -83,6 +83,7 @@ engine::JobRequest PorepJobs::job(std::span<const uint8_t> vanilla_proof, uint64
     throw Error(ErrorCode::kInvalidArgument, "sector_number " + std::to_string(sector_number) +
                                                  " disagrees with the envelope's SectorNum " +
                                                  std::to_string(c1->envelope->sector_num));
+  engine::check_c1_comm_r(*c1, "vanilla_proof");
   engine::check_c1_challenges(*c1, "vanilla_proof");
   engine::JobRequest jr;
   jr.circuit_id = ensure_circuit(std::string(rp.size));

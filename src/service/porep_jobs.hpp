@@ -2,10 +2,10 @@
 // output, what rust-filecoin-proofs-api's seal_commit_phase2 computes. The C1 (its serde JSON, or Curio's
 // envelope around it) is parsed and checked when the job is submitted (formats/c1.hpp read_c1, the
 // request's registered_proof / sector_size / sector_number against it, engine/porep.hpp
-// check_c1_challenges), so a bad one is refused at once; the circuit of its sector size is registered in
-// the engine's registry as "porep-<size>" (cuzk's ids: porep-2k … porep-64g) with the key found in
-// srs.param_cache by Filecoin's file name, loaded on first use, shared by jobs and evictable like any
-// circuit; each partition's witness is made from the C1 in a synthesis worker
+// check_c1_comm_r and check_c1_challenges), so a bad one is refused at once; the circuit of its sector size
+// is registered in the engine's registry as "porep-<size>" (cuzk's ids: porep-2k … porep-64g) with the key
+// found in srs.param_cache by Filecoin's file name, loaded on first use, shared by jobs and evictable like
+// any circuit; each partition's witness is made from the C1 in a synthesis worker
 // (engine::porep_job_partitions). The answer is the partitions' 192-byte proofs, in partition order,
 // every one verified by the engine.
 #pragma once
