@@ -74,6 +74,13 @@ TEST(ServiceConfig, BadValuesNameTheKeyAndTheProblem) {
                 .find("has no valid port (0..65535)"),
             std::string::npos);
   EXPECT_EQ(config_error("[pipeline]\nfoo = 1\n"), "t.toml: pipeline.foo: unknown key");
+  // cluster.max_queued_bytes (issue 36 N10): a size, or "auto" (the node's limits.max_queued_bytes)
+  const std::string db = "[cluster]\ndatabase = \"postgresql:///x\"\n";
+  EXPECT_EQ(parse_config(db, "t.toml", kData).cluster.max_queued_bytes, 0u);
+  EXPECT_EQ(parse_config(db + "max_queued_bytes = \"64KiB\"\n", "t.toml", kData).cluster.max_queued_bytes,
+            64u << 10);
+  EXPECT_EQ(config_error(db + "max_queued_bytes = \"0\"\n"),
+            "t.toml: cluster.max_queued_bytes: must be a size above 0, or \"auto\"");
   EXPECT_EQ(config_error("[logging]\nlevel = \"loud\"\n"),
             "t.toml: logging.level: \"loud\" is not a level: trace, debug, info, warn, error or off");
   EXPECT_NE(config_error("[[circuits]]\nid = \"x\"\nzkey = \"missing.zkey\"\n").find("circuits[0].zkey:"),
