@@ -236,6 +236,7 @@ int run_prove(const std::string& c1_path, const std::string& params, const std::
   const auto t0 = std::chrono::steady_clock::now();
   ThreadPool pool(dev.threads);
   const C1Output c1 = load_c1(c1_path);
+  engine::check_c1_comm_r(c1, c1_path);  // the circuit enforces it: refused before any work
   if (chain_check) engine::check_c1_challenges(c1, c1_path);
   const double t_c1 = seconds_since(t0);
   const auto circuit = engine::porep_circuit(std::string(c1.registered_proof.size), pool);

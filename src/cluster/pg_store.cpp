@@ -96,8 +96,16 @@ ALTER TABLE cuzk_partitions ALTER COLUMN input_sha256 DROP NOT NULL, ADD COLUMN 
 CREATE INDEX cuzk_partitions_urgent ON cuzk_partitions (deadline, job_seq, idx)
   WHERE state IN ('queued', 'running') AND deadline IS NOT NULL;
 )SQL",
+    // 3: when each partition's GPU phase (the backend's start() call) began and ended, in the database's
+    // time: a job's GPU time is the union of its partitions' spans (they overlap across slots and nodes).
+    R"SQL(
+ALTER TABLE cuzk_partitions ADD COLUMN gpu_start timestamptz, ADD COLUMN gpu_end timestamptz;
+)SQL",
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
+
+/// PostgreSQL advisory locks (transaction scope) of the migrations and of the queued-bytes check of submits.
+constexpr int64_t kMigrationLock = 1668641387, kQueuedBytesLock = 1668641388;
 
 /// Statement parameters: text, bytea (binary) or NULL.
 struct Params {
@@ -169,7 +177,6 @@ engine::JobState parse_state(const std::string& s) {
 struct PgStore::Impl {
   explicit Impl(PgStoreOptions o) : opt(std::move(o)) {}
   PgStoreOptions opt;
-  std::atomic<bool> beaten{false};  ///< this process's first heartbeat is stored
 
   // ---- connections ------------------------------------------------------------------------------
   /// Connections a node opens at most (besides its LISTEN one): claimers, heartbeat and gRPC calls share
@@ -399,7 +406,7 @@ struct PgStore::Impl {
     {
       Conn c(*this);
       c.exec("BEGIN");
-      c.exec("SELECT pg_advisory_xact_lock(1668641387)");
+      c.exec("SELECT pg_advisory_xact_lock($1)", Params().num(kMigrationLock));
       c.exec(
           "CREATE TABLE IF NOT EXISTS cuzk_schema (version int PRIMARY KEY, "
           "applied_at timestamptz NOT NULL DEFAULT now())");
@@ -412,7 +419,7 @@ struct PgStore::Impl {
     }
     for (int v = 1; v <= kSchemaVersion; v++) {
       tx([&](Conn& c) {
-        c.exec("SELECT pg_advisory_xact_lock(1668641387)");
+        c.exec("SELECT pg_advisory_xact_lock($1)", Params().num(kMigrationLock));
         if (c.exec("SELECT 1 FROM cuzk_schema WHERE version = $1", Params().num(v)).size() == 0) {
           PGresult* r = PQexec(c.c, kMigrations[v - 1]);
           const bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
@@ -426,6 +433,29 @@ struct PgStore::Impl {
         return 0;
       });
     }
+  }
+
+  /// Refuses `req` (SubmitRefused kOverLimit) when its input would bring the bytes stored for jobs not
+  /// final, farm-wide, over opt.max_queued_bytes. Inside the submit's transaction, under an advisory lock
+  /// held to its end, so that submits on several nodes at once cannot pass the limit together.
+  void check_queued_bytes(Conn& c, const engine::StoredJobRequest& req) {
+    uint64_t bytes = req.job_input.size();
+    for (const std::vector<uint8_t>& in : req.inputs) bytes += in.size();
+    c.exec("SELECT pg_advisory_xact_lock($1)", Params().num(kQueuedBytesLock));
+    Rows held = c.exec(
+        "SELECT (SELECT coalesce(sum(octet_length(input)), 0) FROM cuzk_jobs "
+        "        WHERE state IN ('queued', 'running') AND input IS NOT NULL) + "
+        "       (SELECT coalesce(sum(octet_length(input)), 0) FROM cuzk_partitions "
+        "        WHERE state IN ('queued', 'running') AND input IS NOT NULL)");
+    const uint64_t now_held = (uint64_t)held.i64(0, 0);
+    if (now_held + bytes > opt.max_queued_bytes)
+      throw engine::SubmitRefused(engine::SubmitRefused::Reason::kOverLimit,
+                                  "the job's input (" + std::to_string(bytes) +
+                                      " bytes) does not fit: the farm's jobs not finished hold " +
+                                      std::to_string(now_held) + " of the " +
+                                      std::to_string(opt.max_queued_bytes) +
+                                      " bytes allowed for queued input (cluster.max_queued_bytes); retry "
+                                      "when some have finished");
   }
 
   void notify_done(Conn& c, const std::string& job_id) {
@@ -471,6 +501,7 @@ engine::SubmitResult PgStore::submit(const engine::StoredJobRequest& req) {
             return {old.str(0, 0), 0, true};
           }
         }
+        if (m.opt.max_queued_bytes) m.check_queued_bytes(c, req);
         const std::string id = m.new_id();
         auto deadline = [&](Params& p) -> Params& {
           return req.deadline_unix_ms ? p.num(*req.deadline_unix_ms) : p.none();
@@ -558,10 +589,15 @@ std::optional<engine::JobResult> PgStore::await(const std::string& job_id, uint6
         r.queue_wait_ms = j.real(0, 3);
         r.total_ms = j.real(0, 4);
         if (st == engine::JobState::kCompleted) {
+          // Each partition's GPU span in ms since the job's submission, clipped to the job's life.
           Rows p = c.exec(
-              "SELECT idx, proof, public_inputs, proved_by, synth_ms, gpu_ms, total_ms FROM cuzk_partitions "
-              "WHERE job_id = $1 ORDER BY idx",
+              "SELECT idx, proof, public_inputs, proved_by, synth_ms, gpu_ms, total_ms, "
+              "  extract(epoch FROM greatest(gpu_start, j.submitted_at) - j.submitted_at) * 1000, "
+              "  extract(epoch FROM least(gpu_end, j.finished_at) - j.submitted_at) * 1000 "
+              "FROM cuzk_partitions JOIN cuzk_jobs j ON j.id = job_id WHERE job_id = $1 ORDER BY idx",
               Params().text(job_id));
+          std::vector<std::pair<Clock::time_point, Clock::time_point>> spans;
+          double unspanned_ms = 0;  // partitions stored by a node without spans (before schema 3)
           for (int i = 0; i < p.size(); i++) {
             const std::vector<uint8_t> proof = p.bytea(i, 1), pub = p.bytea(i, 2);
             r.proofs.push_back(decode_proof_zcash(proof));
@@ -576,9 +612,18 @@ std::optional<engine::JobResult> PgStore::await(const std::string& job_id, uint6
             t.gpu_ms = p.real(i, 5);
             t.total_ms = p.real(i, 6);
             r.synthesis_ms += t.synth_ms;
-            r.gpu_ms += t.gpu_ms;
+            auto at = [](double ms) {
+              return Clock::time_point{} + std::chrono::duration_cast<Clock::duration>(
+                                               std::chrono::duration<double, std::milli>(ms));
+            };
+            if (p.null(i, 7) || p.null(i, 8))
+              unspanned_ms += t.gpu_ms;
+            else
+              spans.emplace_back(at(p.real(i, 7)), at(p.real(i, 8)));
             r.partitions.push_back(t);
           }
+          // Wall time with some partition on a GPU, as a single daemon reports it (≤ total_ms).
+          r.gpu_ms = std::min(engine::union_ms(std::move(spans)) + unspanned_ms, r.total_ms);
         }
         return r;
       }
@@ -723,11 +768,12 @@ bool PgStore::complete(const engine::PartitionClaim& cl, const std::string& node
   std::string pub(public_inputs.size() * 32, '\0');
   for (size_t i = 0; i < public_inputs.size(); i++)
     to_bytes_le(public_inputs[i], reinterpret_cast<uint8_t*>(pub.data()) + 32 * i);
-  Impl::Conn c(m);
-  Rows r = c.exec(
+  static const char* const kComplete =
       "WITH p AS (UPDATE cuzk_partitions SET state = 'done', proof = $4, public_inputs = $5, proved_by = "
       "$10, "
-      "             input = NULL, synth_ms = $6, gpu_ms = $7, total_ms = $8 "
+      "             input = NULL, synth_ms = $6, gpu_ms = $7, total_ms = $8, "
+      "             gpu_start = now() - $11::double precision * interval '1 millisecond', "
+      "             gpu_end = now() - $12::double precision * interval '1 millisecond' "
       "           WHERE job_id = $1 AND idx = $9 AND lease_owner = $2 AND lease_epoch = $3 AND state = "
       "'running' "
       "             AND lease_expires > now() RETURNING job_id), "
@@ -737,18 +783,27 @@ bool PgStore::complete(const engine::PartitionClaim& cl, const std::string& node
       "        input = CASE WHEN done + 1 >= n_partitions THEN NULL ELSE input END "
       "      FROM p WHERE cuzk_jobs.id = p.job_id RETURNING cuzk_jobs.state), "
       "n AS (SELECT pg_notify('cuzk_done', $1) FROM j WHERE j.state = 'completed') "
-      "SELECT (SELECT count(*) FROM p), (SELECT state FROM j), (SELECT count(*) FROM n)",
-      Params()
-          .text(cl.job_id)
-          .text(node_id)
-          .num((int64_t)cl.epoch)
-          .bytes(enc.data(), enc.size())
-          .bytes(pub)
-          .real(t.synth_ms)
-          .real(t.gpu_ms)
-          .real(t.total_ms)
-          .num(cl.index)
-          .text(t.device));
+      "SELECT (SELECT count(*) FROM p), (SELECT state FROM j), (SELECT count(*) FROM n)";
+  Params p;
+  p.text(cl.job_id)
+      .text(node_id)
+      .num((int64_t)cl.epoch)
+      .bytes(enc.data(), enc.size())
+      .bytes(pub)
+      .real(t.synth_ms)
+      .real(t.gpu_ms)
+      .real(t.total_ms)
+      .num(cl.index)
+      .text(t.device);
+  Impl::Conn c(m);
+  // The GPU span on this process's clock, moved to the database's (its now()) as "ms ago"; none when the
+  // timing has no span.
+  const Clock::time_point now = Clock::now();
+  if (t.gpu_end == Clock::time_point{})
+    p.none().none();
+  else
+    p.real(engine::ms_between(t.gpu_start, now)).real(engine::ms_between(t.gpu_end, now));
+  Rows r = c.exec(kComplete, p);
   return r.i64(0, 0) == 1;  // the job's completion was announced by the statement (cuzk_done)
 }
 
@@ -770,32 +825,88 @@ bool PgStore::fail(const engine::PartitionClaim& cl, const std::string& node_id,
   return failed;
 }
 
+void PgStore::join(const engine::NodeReport& node) {
+  Impl& m = *impl_;
+  std::string seen;  // the other incarnation's last heartbeat when first found within the lease
+  bool waiting_logged = false;
+  for (;;) {
+    std::string refused;
+    uint64_t wait_ms = 0;
+    const bool joined = m.tx([&](Impl::Conn& c) {
+      c.exec(
+          "INSERT INTO cuzk_nodes (node_id, incarnation, address, gpus, resident, running) "
+          "VALUES ($1, $2, $3, $4, ARRAY(SELECT json_array_elements_text($5::json)), 0) "
+          "ON CONFLICT (node_id) DO NOTHING",
+          Params()
+              .text(node.node_id)
+              .text(node.incarnation)
+              .text(node.address)
+              .num(node.gpus)
+              .text(json_list(node.resident)));
+      Rows r = c.exec(
+          "SELECT incarnation, address, last_heartbeat::text, "
+          "(extract(epoch FROM now() - last_heartbeat) * 1000)::bigint FROM cuzk_nodes WHERE node_id = $1 "
+          "FOR UPDATE",
+          Params().text(node.node_id));
+      const std::string other = r.str(0, 0);
+      if (other == node.incarnation) return true;  // the row is new
+      const int64_t age_ms = r.i64(0, 3);
+      if (age_ms >= (int64_t)m.opt.lease_ms) {  // its process died: its leases lapse now
+        c.exec(
+            "UPDATE cuzk_partitions SET lease_expires = now() WHERE state = 'running' AND lease_owner = $1",
+            Params().text(other));
+        c.exec(
+            "UPDATE cuzk_nodes SET incarnation = $2, address = $3, gpus = $4, "
+            "resident = ARRAY(SELECT json_array_elements_text($5::json)), running = 0, started_at = now(), "
+            "last_heartbeat = now() WHERE node_id = $1",
+            Params()
+                .text(node.node_id)
+                .text(node.incarnation)
+                .text(node.address)
+                .num(node.gpus)
+                .text(json_list(node.resident)));
+        m.log(engine::LogLevel::kInfo, "farm_node_taken_over",
+              {{"node_id", node.node_id}, {"previous", other}, {"heartbeat_age_ms", std::to_string(age_ms)}});
+        return true;
+      }
+      if (!seen.empty() && r.str(0, 2) != seen) {  // it beat again while this one waited: it is alive
+        refused = "cluster.node_id \"" + engine::printable(node.node_id) +
+                  "\" is in use by another running process (incarnation " + other + ", address " +
+                  r.str(0, 1) + ", last heartbeat " + std::to_string(age_ms) +
+                  " ms ago): node ids must be unique among running nodes; stop that process or give this "
+                  "one another cluster.node_id";
+        return false;
+      }
+      if (seen.empty()) seen = r.str(0, 2);
+      wait_ms = std::min<uint64_t>(250, m.opt.lease_ms - (uint64_t)std::max<int64_t>(age_ms, 0));
+      return false;
+    });
+    if (joined) return;
+    if (!refused.empty()) throw engine::NodeIdInUse(refused);
+    if (!waiting_logged) {
+      waiting_logged = true;
+      m.log(engine::LogLevel::kInfo, "farm_node_id_wait",
+            {{"node_id", node.node_id},
+             {"why",
+              "another incarnation was heard from within cluster.lease: waiting until it beats again "
+              "(refused) or its lease passes (taken over)"}});
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::max<uint64_t>(wait_ms, 1)));
+  }
+}
+
 std::vector<std::pair<std::string, uint32_t>> PgStore::heartbeat(const engine::NodeReport& node) {
   Impl& m = *impl_;
   Impl::Conn c(m);
-  // The node's row names another incarnation. Before this process's first heartbeat, that is the node's
-  // previous process (restarted): its leases lapse now. After it, another running process has the same
-  // node_id and beats too: expiring each other's leases every beat would fail their jobs, so it is
-  // logged instead (node ids must be unique among running nodes).
-  Rows prev = c.exec("SELECT incarnation, address FROM cuzk_nodes WHERE node_id = $1 AND incarnation <> $2",
-                     Params().text(node.node_id).text(node.incarnation));
-  if (prev.size() == 1 && !m.beaten)
-    c.exec("UPDATE cuzk_partitions SET lease_expires = now() WHERE state = 'running' AND lease_owner = $1",
-           Params().text(prev.str(0, 0)));
-  else if (prev.size() == 1)
-    m.log(engine::LogLevel::kError, "farm_node_id_in_use",
-          {{"node_id", node.node_id},
-           {"other_incarnation", prev.str(0, 0)},
-           {"other_address", prev.str(0, 1)},
-           {"error", "another running node uses this cluster.node_id; node ids must be unique"}});
-  c.exec(
+  // Only the incarnation that holds the node's row (join) updates it. Another one there means this
+  // process was silent for more than a lease and another process took its node_id over: logged (its
+  // leases lapsed then; those it claims since are its own).
+  Rows mine = c.exec(
       "INSERT INTO cuzk_nodes (node_id, incarnation, address, gpus, resident, running) "
       "VALUES ($1, $2, $3, $4, ARRAY(SELECT json_array_elements_text($5::json)), $6) "
-      "ON CONFLICT (node_id) DO UPDATE SET incarnation = EXCLUDED.incarnation, address = EXCLUDED.address, "
-      "  gpus = EXCLUDED.gpus, resident = EXCLUDED.resident, running = EXCLUDED.running, last_heartbeat = "
-      "now(), "
-      "  started_at = CASE WHEN cuzk_nodes.incarnation = EXCLUDED.incarnation THEN cuzk_nodes.started_at "
-      "                    ELSE now() END",
+      "ON CONFLICT (node_id) DO UPDATE SET address = EXCLUDED.address, gpus = EXCLUDED.gpus, "
+      "  resident = EXCLUDED.resident, running = EXCLUDED.running, last_heartbeat = now() "
+      "WHERE cuzk_nodes.incarnation = EXCLUDED.incarnation RETURNING 1",
       Params()
           .text(node.node_id)
           .text(node.incarnation)
@@ -803,7 +914,17 @@ std::vector<std::pair<std::string, uint32_t>> PgStore::heartbeat(const engine::N
           .num(node.gpus)
           .text(json_list(node.resident))
           .num(node.running));
-  m.beaten = true;
+  if (mine.size() == 0) {
+    Rows other =
+        c.exec("SELECT incarnation, address FROM cuzk_nodes WHERE node_id = $1", Params().text(node.node_id));
+    m.log(engine::LogLevel::kError, "farm_node_id_in_use",
+          {{"node_id", node.node_id},
+           {"other_incarnation", other.size() ? other.str(0, 0) : ""},
+           {"other_address", other.size() ? other.str(0, 1) : ""},
+           {"error",
+            "another process took this cluster.node_id over while this one was silent for more than "
+            "cluster.lease; node ids must be unique among running nodes"}});
+  }
   // Only leases still alive are renewed: one that expired (the database or this node was away longer
   // than the lease) is lost, as for complete(), which refuses it; renewing it would keep a partition
   // whose local work complete() already dropped claimed by this node for as long as it lives.

@@ -23,11 +23,15 @@ struct PgStoreOptions {
   uint64_t retention_s = 7 * 86400;  ///< finished jobs (and silent nodes) are deleted after this
   /// How long before its deadline a job's partitions are claimed first (scheduler.deadline_lead_s).
   uint64_t deadline_lead_ms = 600000;
+  /// Input bytes stored for the farm's jobs not final (their job inputs and per-partition witnesses,
+  /// farm-wide) that a submit through this node may bring the total to (cluster.max_queued_bytes); a
+  /// submit beyond it is refused with SubmitRefused(kOverLimit). 0 = no limit.
+  uint64_t max_queued_bytes = 0;
   engine::LogSink log;  ///< receives the store's events (may be empty)
 };
 
 /// The schema version this build migrates the database to.
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;
 
 /// engine::JobStore on PostgreSQL. Thread-safe (a small pool of connections).
 class PgStore final : public engine::JobStore {
@@ -50,6 +54,7 @@ class PgStore final : public engine::JobStore {
   bool complete(const engine::PartitionClaim& c, const std::string& node_id, const Groth16Proof& proof,
                 const std::vector<Fr>& public_inputs, const engine::PartitionTiming& t) override;
   bool fail(const engine::PartitionClaim& c, const std::string& node_id, const std::string& reason) override;
+  void join(const engine::NodeReport& node) override;
   std::vector<std::pair<std::string, uint32_t>> heartbeat(const engine::NodeReport& node) override;
   std::vector<engine::NodeInfo> nodes() override;
   std::vector<engine::KindStatus> kinds() override;

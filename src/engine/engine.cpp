@@ -12,15 +12,19 @@
 
 namespace cuzk::engine {
 
+uint64_t queued_input_limit(const EngineConfig& cfg) {
+  return cfg.max_queued_bytes ? cfg.max_queued_bytes
+         : cfg.memory_budget  ? std::max<uint64_t>(cfg.memory_budget / 4, 1ull << 30)
+                              : 0;
+}
+
 struct Engine::Impl {
   Impl(EngineConfig c, const std::vector<ProverBackend*>& backends)
       : cfg(std::move(c)),
         memory(cfg.memory_budget),
         circuits(memory, cfg.log),
         tracker(metrics, cfg.log, memory, std::max<size_t>(1, cfg.retained_jobs), cfg.retained_bytes,
-                cfg.max_queued_bytes ? cfg.max_queued_bytes
-                : cfg.memory_budget  ? std::max<uint64_t>(cfg.memory_budget / 4, 1ull << 30)
-                                     : 0),
+                queued_input_limit(cfg)),
         devices(backends.size()),
         pipeline(cfg, metrics, memory, circuits, tracker),
         started(Clock::now()) {

@@ -45,4 +45,8 @@ struct EngineConfig {
   LogSink log;
 };
 
+/// The queued-input limit (bytes) an Engine of `cfg` applies: cfg.max_queued_bytes, else a quarter of
+/// cfg.memory_budget, at least 1 GiB; 0 (no limit) when both are 0.
+uint64_t queued_input_limit(const EngineConfig& cfg);
+
 }  // namespace cuzk::engine

@@ -17,6 +17,8 @@ FarmWorker::FarmWorker(Engine& engine, JobStore& store, FarmWorkerConfig cfg)
   char suffix[20];
   std::snprintf(suffix, sizeof suffix, "@%08x%08x", rd(), rd());
   owner_ = cfg_.node_id + suffix;
+  // The node id is taken (or refused: NodeIdInUse) before anything is claimed.
+  retry("join", [&] { store_.join(report()); });
   const unsigned slots = std::max(1u, cfg_.slots);
   for (unsigned i = 0; i < slots; i++) threads_.emplace_back([this] { slot_loop(); });
   threads_.emplace_back([this] { heartbeat_loop(); });
@@ -231,16 +233,21 @@ std::shared_ptr<FarmWorker::Expanded> FarmWorker::expanded(const PartitionClaim&
   return ex;
 }
 
+NodeReport FarmWorker::report() const {
+  NodeReport rep;
+  rep.node_id = cfg_.node_id;
+  rep.incarnation = owner_;
+  rep.address = cfg_.address;
+  const EngineStatus st = engine_.status();
+  rep.gpus = (unsigned)st.devices.size();
+  for (const CircuitInfo& c : st.circuits)
+    if (c.resident) rep.resident.push_back(c.id);
+  return rep;
+}
+
 void FarmWorker::heartbeat_loop() {
   do {
-    NodeReport rep;
-    rep.node_id = cfg_.node_id;
-    rep.incarnation = owner_;
-    rep.address = cfg_.address;
-    const EngineStatus st = engine_.status();
-    rep.gpus = (unsigned)st.devices.size();
-    for (const CircuitInfo& c : st.circuits)
-      if (c.resident) rep.resident.push_back(c.id);
+    NodeReport rep = report();
     uint64_t beat;
     {
       std::lock_guard lk(mu_);

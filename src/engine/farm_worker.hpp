@@ -52,7 +52,9 @@ struct FarmWorkerConfig {
 /// kill -9) MS milliseconds after its first claim, holding the lease, before proving anything.
 class FarmWorker {
  public:
-  /// Starts the threads; `engine` and `store` must outlive the worker.
+  /// Takes the node id in the store (JobStore::join: waits while a previous process of this node id may
+  /// still be alive, at most a lease) and starts the threads; `engine` and `store` must outlive the
+  /// worker. Throws NodeIdInUse when another running process has the node id (no thread started).
   FarmWorker(Engine& engine, JobStore& store, FarmWorkerConfig cfg);
   ~FarmWorker();
   FarmWorker(const FarmWorker&) = delete;
@@ -85,6 +87,8 @@ class FarmWorker {
   /// Claims one partition, proves it and stores its proof (or fails its job); `backoff` (ms) grows while
   /// the store is away or nothing can start.
   void slot_iteration(uint64_t& backoff, long exit_after_claim_ms);
+  /// What the heartbeat reports of this node, `running` left 0.
+  NodeReport report() const;
   void heartbeat_loop();
   /// Runs `what` until it succeeds or the worker stops, retrying with back-off while the store is away.
   template <class F>

@@ -52,6 +52,8 @@ void Finalizers::run() {
     t.queue_ms = ms_between(task->queued, task->synth_start) + ms_between(task->synth_end, task->gpu_start);
     t.synth_ms = ms_between(task->synth_start, task->synth_end);
     t.gpu_ms = ms_between(task->gpu_start, task->gpu_end);
+    t.gpu_start = task->gpu_start;
+    t.gpu_end = task->gpu_end;
     t.b_g2_ms = stage_ms(res.stages, "b_g2");
     t.epilogue_ms = stage_ms(res.stages, "epilogue");
     t.total_ms = ms_between(job.submitted, done);

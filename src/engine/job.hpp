@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ff/bls12_381.hpp"
@@ -30,6 +31,10 @@ using Clock = std::chrono::steady_clock;
 inline double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
+
+/// The time covered by at least one of the [begin, end) spans (their union), milliseconds: e.g. a job's
+/// GPU time when its partitions' start() calls overlap (JobResult::gpu_ms).
+double union_ms(std::vector<std::pair<Clock::time_point, Clock::time_point>> spans);
 
 /// Scheduling priority; higher runs first. Values are cuzk.v1's Priority enum.
 enum class Priority : int { kLow = 1, kNormal = 2, kHigh = 3, kCritical = 4 };
@@ -111,6 +116,9 @@ class SubmitRefused : public Error {
 struct PartitionTiming {
   double queue_ms = 0, synth_ms = 0, gpu_ms = 0, b_g2_ms = 0, epilogue_ms = 0, total_ms = 0;
   std::string device;  ///< the backend that proved it
+  /// When the backend's start() call began and ended (gpu_ms apart), on this process's Clock; a farm
+  /// node stores them as database times so that a job's GPU time is the union of its partitions' spans.
+  Clock::time_point gpu_start{}, gpu_end{};
 };
 
 /// The answer of await(): the state and, when completed, one proof and its public inputs (without ONE)

@@ -83,6 +83,13 @@ class StoreUnavailable : public Error {
   explicit StoreUnavailable(const std::string& msg) : Error(ErrorCode::kIo, msg) {}
 };
 
+/// Thrown by JobStore::join when another process that is running holds the node id: node ids must be
+/// unique among running nodes (a bad configuration, so kInvalidArgument: `cuzk serve` exits 2).
+class NodeIdInUse : public Error {
+ public:
+  explicit NodeIdInUse(const std::string& msg) : Error(ErrorCode::kInvalidArgument, msg) {}
+};
+
 /// The farm's shared job table. Thread-safe. Every method may throw StoreUnavailable.
 class JobStore {
  public:
@@ -120,10 +127,17 @@ class JobStore {
   /// Fails the claim's job for good with "partition i: reason" (a corrupt input, a proof that does not
   /// verify: retrying would fail again) if `node_id` still holds the lease; returns whether it did.
   virtual bool fail(const PartitionClaim& c, const std::string& node_id, const std::string& reason) = 0;
-  /// Records the node's heartbeat and renews the leases of its incarnation (the leases of an earlier
-  /// incarnation of the same node_id, a process that died, lapse at once); returns the (job id, partition)
-  /// leases it still holds (a lease another node took over, or of a job cancelled or failed, is not among
-  /// them). Also fails jobs whose partition used up its attempts and prunes old finished jobs.
+  /// Takes `node.node_id` for this process (`node.incarnation`), before its first heartbeat. When another
+  /// incarnation holds the id: one whose last heartbeat is a lease old or older (a process that died) is
+  /// replaced, its leases lapsing at once; one that is still heard from is alive, and the id is refused
+  /// with NodeIdInUse (nothing of the other process changed). An incarnation heard from within the lease
+  /// but not since is waited for, at most one lease after its last heartbeat: a node restarted at once
+  /// after a crash takes its id over then.
+  virtual void join(const NodeReport& node) = 0;
+  /// Records the node's heartbeat (join first) and renews the leases of its incarnation; returns the
+  /// (job id, partition) leases it still holds (a lease another node took over, or of a job cancelled or
+  /// failed, is not among them). Also fails jobs whose partition used up its attempts and prunes old
+  /// finished jobs.
   virtual std::vector<std::pair<std::string, uint32_t>> heartbeat(const NodeReport& node) = 0;
   /// Every node heard of (within the retention), by id.
   virtual std::vector<NodeInfo> nodes() = 0;

@@ -4,7 +4,9 @@
 #include <mutex>
 
 #include "circuits/sdr/porep.hpp"
+#include "ff/bytes.hpp"
 #include "groth16/prover.hpp"
+#include "hash/poseidon.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::engine {
@@ -81,6 +83,32 @@ void check_c1_challenges(const C1Output& c1, const std::string& source) {
       }
     }
   }
+}
+
+namespace {
+
+/// The 32 bytes as 64 hex digits, in their order (the C1's little-endian field representation).
+std::string hex_of(const Bytes32& b) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (uint8_t c : b) out += {kHex[c >> 4], kHex[c & 15]};
+  return out;
+}
+
+}  // namespace
+
+void check_c1_comm_r(const C1Output& c1, const std::string& source) {
+  if (c1.vanilla_proofs.empty() || c1.vanilla_proofs[0].empty())
+    throw Error(ErrorCode::kInvalidFile, source + ": no vanilla proofs, so no comm_c and comm_r_last");
+  const C1VanillaProof& v = c1.vanilla_proofs[0][0];
+  const Fr pre[2] = {v.replica_column_proofs.c_x.inclusion_proof.root, v.comm_r_last_proof.root};
+  const Fr want = poseidon_hash(pre, poseidon_constants(2));
+  Bytes32 want_bytes;
+  to_bytes_le(want, want_bytes.data());
+  if (want_bytes != c1.comm_r)
+    throw Error(ErrorCode::kInvalidFile, source + ": comm_r " + hex_of(c1.comm_r) +
+                                             " is not Poseidon(comm_c, comm_r_last) = " + hex_of(want_bytes) +
+                                             " of its vanilla proofs (the circuit would not be satisfied)");
 }
 
 namespace {

@@ -50,6 +50,15 @@ std::string porep_param_stem(const std::string& sector_size);
 /// the partition, the challenge and what differs.
 void check_c1_challenges(const C1Output& c1, const std::string& source);
 
+/// Checks that `c1`'s comm_r is the Poseidon arity-2 hash of comm_c (the tree-C root of its column
+/// proofs) and comm_r_last (the tree-R root of its comm_r_last proofs), as the circuit enforces
+/// (rust-fil-proofs storage-proofs-porep src/stacked/circuit/proof.rs `StackedCircuit::synthesize`:
+/// comm_r = Poseidon2(comm_c, comm_r_last)); one hash, so that a C1 whose comm_r was changed is refused
+/// before any partition is synthesized. read_c1 has checked that every partition and challenge gives the
+/// same two roots. Throws Error(kInvalidFile) "<source>: comm_r … is not Poseidon(comm_c, comm_r_last) …"
+/// naming both values (hex of their 32 little-endian bytes).
+void check_c1_comm_r(const C1Output& c1, const std::string& source);
+
 /// The witness of partition k of `c1` (inputs ‖ aux, Montgomery form), made on `pool`, with its
 /// public inputs checked against an independent computation from the C1's commitments and node
 /// indices (circuits::stacked_public_inputs). Throws Error(kInvalidArgument) when c1 does not fit the

@@ -20,11 +20,12 @@ uint64_t heap_of(const std::vector<T>& v) {
 }
 constexpr uint64_t kMapNode = 32;  // a std::map node's links and colour, before its value
 
-/// The union of [begin, end) spans, milliseconds.
+}  // namespace
+
 double union_ms(std::vector<std::pair<Clock::time_point, Clock::time_point>> spans) {
   std::sort(spans.begin(), spans.end());
   double ms = 0;
-  Clock::time_point covered{};
+  Clock::time_point covered = spans.empty() ? Clock::time_point{} : spans.front().first;
   for (const auto& [b, e] : spans) {
     const Clock::time_point from = std::max(b, covered);
     if (e > from) ms += ms_between(from, e);
@@ -32,8 +33,6 @@ double union_ms(std::vector<std::pair<Clock::time_point, Clock::time_point>> spa
   }
   return ms;
 }
-
-}  // namespace
 
 uint64_t retained_footprint(const Job& job) {
   // make_shared: one block with the control block (vtable pointer, two counts) and the Job.

@@ -173,8 +173,9 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
       throw Error(ErrorCode::kInvalidArgument, name + ": gpus.mem_budget: " + e.what());
     }
     if (c.gpu_mem_budget_bytes == 0)
-      throw Error(ErrorCode::kInvalidArgument, name + ": gpus.mem_budget: '" + c.gpu_mem_budget +
-                                                   "' is no size (e.g. 16GiB; leave it out for the whole device)");
+      throw Error(ErrorCode::kInvalidArgument,
+                  name + ": gpus.mem_budget: '" + c.gpu_mem_budget +
+                      "' is no size (e.g. 16GiB; leave it out for the whole device)");
   }
   if (const toml::table* t = section(root, "synthesis", name)) {
     TableReader r(*t, "synthesis.", name);
@@ -265,6 +266,7 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
     r.str("retention", retention);
     r.uint("max_attempts", k.max_attempts, 1, 1000);
     r.uint("slots", k.slots, 0, 1024);
+    r.str("max_queued_bytes", k.max_queued);
     r.no_unknown_keys();
     if (k.database.empty()) r.fail("database", "missing: a [cluster] needs its PostgreSQL database");
     auto duration = [&](const char* key, const std::string& v, uint64_t& out) {
@@ -285,6 +287,14 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
     if (k.heartbeat_ms * 2 > k.lease_ms) r.fail("heartbeat", "must be at most half of cluster.lease");
     if (k.retention_s < 1) r.fail("retention", "must be at least 1s");
     if (k.node_id.size() > 128) r.fail("node_id", "longer than 128 bytes");
+    if (k.max_queued != "auto") {
+      try {
+        k.max_queued_bytes = engine::parse_size(k.max_queued);
+      } catch (const Error& e) {
+        r.fail("max_queued_bytes", e.what());
+      }
+      if (k.max_queued_bytes == 0) r.fail("max_queued_bytes", "must be a size above 0, or \"auto\"");
+    }
   }
   if (const toml::table* t = section(root, "scheduler", name)) {
     // cuzk batches same-circuit proofs; this daemon schedules per partition: those keys are accepted.

@@ -67,6 +67,11 @@ struct ClusterConfig {
   uint64_t retention_s = 7 * 86400;  ///< cluster.retention: finished jobs are deleted after this
   unsigned slots =
       0;  ///< cluster.slots: partitions claimed at once; 0 = devices × gpu_workers_per_device + 1
+  /// cluster.max_queued_bytes: input bytes stored in the database for the farm's jobs not finished (all
+  /// nodes' submits together) that a submit through this node may bring the total to; past it the submit
+  /// is refused with RESOURCE_EXHAUSTED. "auto" = this node's limits.max_queued_bytes as resolved.
+  std::string max_queued = "auto";
+  uint64_t max_queued_bytes = 0;  ///< max_queued resolved (0 = auto)
 };
 
 /// The whole configuration, with cuzk's defaults.

@@ -194,6 +194,8 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
     po.max_attempts = cfg.cluster.max_attempts;
     po.retention_s = cfg.cluster.retention_s;
     po.deadline_lead_ms = uint64_t{cfg.deadline_lead_s} * 1000;
+    po.max_queued_bytes = cfg.cluster.max_queued_bytes ? cfg.cluster.max_queued_bytes
+                                                       : engine::queued_input_limit(cfg.engine_config());
     po.log = ec.log;
     m.farm = std::make_unique<cluster::PgStore>(po);
 #else
@@ -214,6 +216,27 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   m.listener = std::make_unique<ConnectionListener>(
       cfg.listen, ListenerOptions{max_connections, cfg.limits.handshake_timeout_s});
   m.grpc_port = m.listener->port();
+  // A farm node takes its node id (refused while another running process has it: NodeIdInUse) before
+  // the gRPC server starts, so that a refused one never answers a call.
+  if (m.farm) {
+    engine::FarmWorkerConfig fc;
+    fc.node_id = cfg.cluster.node_id;
+    if (fc.node_id.empty()) {
+      char host[256] = {};
+      gethostname(host, sizeof host - 1);
+      fc.node_id = host;
+    }
+    fc.address = cfg.listen;  // with the port the system chose for ":0"
+    if (fc.address.size() > 2 && fc.address.compare(fc.address.size() - 2, 2, ":0") == 0)
+      fc.address = fc.address.substr(0, fc.address.size() - 1) + std::to_string(m.grpc_port);
+    fc.slots = cfg.cluster.slots ? cfg.cluster.slots : (unsigned)devs.size() * cfg.gpu_workers_per_device + 1;
+    fc.heartbeat_ms = cfg.cluster.heartbeat_ms;
+    fc.expand = make_farm_expander(*m.kinds);
+    fc.log = ec.log;
+    m.farm_worker = std::make_unique<engine::FarmWorker>(*m.engine, *m.farm, fc);
+    spdlog::info("cuzk farm node {}: lease {} ms, heartbeat {} ms, max_attempts {}, slots {}", fc.node_id,
+                 cfg.cluster.lease_ms, cfg.cluster.heartbeat_ms, cfg.cluster.max_attempts, fc.slots);
+  }
   grpc::ServerBuilder b;
   b.SetMaxReceiveMessageSize((int)std::min<uint64_t>(cfg.limits.max_message_bytes, INT32_MAX));
   b.SetMaxSendMessageSize(1 << 30);
@@ -239,25 +262,6 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
     m.http = std::make_unique<HttpStatusServer>(*m.engine, cfg.status_listen, cfg.limits.http_max_connections,
                                                 cfg.limits.http_timeout_s);
   m.listener->start([server = m.server.get()](int fd) { grpc::AddInsecureChannelFromFd(server, fd); });
-  if (m.farm) {
-    engine::FarmWorkerConfig fc;
-    fc.node_id = cfg.cluster.node_id;
-    if (fc.node_id.empty()) {
-      char host[256] = {};
-      gethostname(host, sizeof host - 1);
-      fc.node_id = host;
-    }
-    fc.address = cfg.listen;  // with the port the system chose for ":0"
-    if (fc.address.size() > 2 && fc.address.compare(fc.address.size() - 2, 2, ":0") == 0)
-      fc.address = fc.address.substr(0, fc.address.size() - 1) + std::to_string(m.grpc_port);
-    fc.slots = cfg.cluster.slots ? cfg.cluster.slots : (unsigned)devs.size() * cfg.gpu_workers_per_device + 1;
-    fc.heartbeat_ms = cfg.cluster.heartbeat_ms;
-    fc.expand = make_farm_expander(*m.kinds);
-    fc.log = ec.log;
-    m.farm_worker = std::make_unique<engine::FarmWorker>(*m.engine, *m.farm, fc);
-    spdlog::info("cuzk farm node {}: lease {} ms, heartbeat {} ms, max_attempts {}, slots {}", fc.node_id,
-                 cfg.cluster.lease_ms, cfg.cluster.heartbeat_ms, cfg.cluster.max_attempts, fc.slots);
-  }
   spdlog::info(
       "cuzk daemon listening: grpc={} (port {}) http={} (port {}) max_connections={} fd_limit={} devices={} "
       "({}) circuits={} porep={} snap={} post={} param_cache={} verify_subgroup={} memory_budget={}",

@@ -415,7 +415,8 @@ class ProvingService final : public v1::ProvingEngine::Service {
   }
 
   /// Stores `sr`, the job of `req`, in the farm's database: its request_id, priority, deadline and
-  /// fingerprint are taken from `req`.
+  /// fingerprint are taken from `req`. A request_id taken by another request is ALREADY_EXISTS, an input
+  /// over cluster.max_queued_bytes RESOURCE_EXHAUSTED, a database away UNAVAILABLE.
   Status store_farm(const v1::SubmitProofRequest& req, engine::StoredJobRequest sr,
                     v1::SubmitProofResponse* resp) {
     sr.request_id = req.request_id();
@@ -429,7 +430,9 @@ class ProvingService final : public v1::ProvingEngine::Service {
       resp->set_queue_position(r.queue_position);
       return Status::OK;
     } catch (const engine::SubmitRefused& e) {
-      return Status(StatusCode::ALREADY_EXISTS, e.what());
+      return Status(e.reason() == engine::SubmitRefused::Reason::kOverLimit ? StatusCode::RESOURCE_EXHAUSTED
+                                                                            : StatusCode::ALREADY_EXISTS,
+                    e.what());
     } catch (const engine::StoreUnavailable& e) {
       return Status(StatusCode::UNAVAILABLE, std::string("the farm's database is unavailable: ") + e.what());
     } catch (const std::exception& e) {

@@ -3,8 +3,8 @@
 # a folder (which it creates: issue 36) with Filecoin's parameter file names → `porep prove` (every partition verified before writing)
 # → `porep verify` with the C1's public inputs and with the chain data alone (.seal.json); the same C1
 # in Curio's envelope; bad C1s (truncated, registered proof and shape disagreeing, a challenge the seed
-# does not give, a foreign key) are clear errors with exit 2 and no output; a wrong vk or a proof of
-# another sector exits 1.
+# does not give, a comm_r that is not Poseidon(comm_c, comm_r_last), a foreign key) are clear errors
+# with exit 2 and no output; a wrong vk or a proof of another sector exits 1.
 source "$(dirname "$0")/common.sh"
 cd "$WORK"
 no_output() { [ ! -e out.bin ] && ! ls ./*.tmp* >/dev/null 2>&1 || fail "$1: output file left behind"; }
@@ -52,6 +52,18 @@ json.dump(c, open("seed.json", "w"), separators=(",", ":"))
 PY
 expect_exit 2 "challenges not from the seed" -- "$CUZK" -q porep prove --c1 seed.json --params "$P2" --no-subgroup-check out.bin
 expect_err_contains "seed.json"; expect_err_contains "challenge"; no_output seed
+python3 - <<'PY'
+import json
+c = json.load(open("c1-2KiB.json"))
+c["comm_r"][0] ^= 1  # still < r, but no longer Poseidon(comm_c, comm_r_last)
+json.dump(c, open("commr.json", "w"), separators=(",", ":"))
+PY
+expect_exit 2 "comm_r not from comm_c and comm_r_last" -- "$CUZK" -q porep prove --c1 commr.json --params "$P2" out.bin
+expect_err_contains "commr.json: comm_r"; expect_err_contains "is not Poseidon(comm_c, comm_r_last)"; no_output commr
+# Refused before the key is read (a file that is no key is not looked at), so before anything is proved.
+printf 'no key' >nokey.params
+expect_exit 2 "comm_r checked before the key" -- "$CUZK" -q porep prove --c1 commr.json --params nokey.params out.bin
+expect_err_contains "commr.json: comm_r"; no_output commr-first
 expect_exit 2 "a key of another size" -- "$CUZK" -q porep prove --c1 c1-2KiB.json --params "$(ls params-8MiB/*.params)" --no-subgroup-check out.bin
 expect_err_contains "PoRep circuit"; no_output key
 expect_exit 2 "non-interactive fake" -- "$CUZK" -q porep fake-c1 --registered-proof StackedDrg2KiBV1_2_Feat_NonInteractivePoRep ni.json

@@ -5,7 +5,7 @@
 #   DB (the libpq URI the nodes use) and PSQL (psql on it). PostgreSQL refuses to run as root: as root,
 #   its commands run as the postgres user (nobody when there is none). stop_pg stops it (fast); the EXIT
 #   trap of farm_cleanup stops it and every node even when the test fails.
-# start_node N [ENV=VALUE…]: node N (node_id node-N, or $NODE_ID) on a free loopback port with the mimc and tiny circuits
+# start_node N [ENV=VALUE…]: node N (node_config N) on a free loopback port with the mimc and tiny circuits
 #   (and srs.param_cache = $PARAM_CACHE when set: its Filecoin circuits), its log in $WORK/node-N.log; waits until it listens
 #   (fails after 60 s times CUZK_TEST_TIMEOUT_SCALE, tests/cli/common.sh); sets NODE_PID[N] and ADDR[N].
 # kill_node N [SIGNAL]; alive N; submit N ARGS…; wait_all_final FILE_OF_JOB_IDS.
@@ -51,10 +51,12 @@ D="$SRC/tests/data"
 LEASE=${LEASE:-2s}
 HEARTBEAT=${HEARTBEAT:-500ms}
 MAX_ATTEMPTS=${MAX_ATTEMPTS:-3}
-start_node() {
-  local n=$1
-  shift
-  cat >"$WORK/node-$n.toml" <<TOML
+# node_config N: writes node N's configuration, $WORK/node-N.toml (node_id node-N or $NODE_ID;
+# $MAX_QUEUED, when set, is its cluster.max_queued_bytes).
+node_config() {
+  local queued=
+  [ -z "${MAX_QUEUED:-}" ] || queued="max_queued_bytes = \"$MAX_QUEUED\""
+  cat >"$WORK/node-$1.toml" <<TOML
 [daemon]
 listen = "127.0.0.1:0"
 [gpus]
@@ -64,11 +66,12 @@ gpu_threads = 1
 threads = 1
 [cluster]
 database = "$DB"
-node_id = "${NODE_ID:-node-$n}"
+node_id = "${NODE_ID:-node-$1}"
 lease = "$LEASE"
 heartbeat = "$HEARTBEAT"
 max_attempts = $MAX_ATTEMPTS
 retention = "${RETENTION:-7d}"
+$queued
 [srs]
 param_cache = "${PARAM_CACHE:-}"
 verify_subgroup = ${VERIFY_SUBGROUP:-true}
@@ -81,6 +84,11 @@ zkey = "$D/mimc/mimc_dev.zkey"
 id = "tiny"
 zkey = "$D/tiny/mul_final.zkey"
 TOML
+}
+start_node() {
+  local n=$1
+  shift
+  node_config "$n"
   env "$@" "$CUZK" serve --config "$WORK/node-$n.toml" >>"$WORK/node-$n.log" 2>&1 &
   NODE_PID[$n]=$!
   local end

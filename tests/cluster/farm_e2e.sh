@@ -3,15 +3,19 @@
 # PostgreSQL server. One scenario per run, named by the first argument:
 #   basic     FARM_JOBS circom jobs (default 100) submitted round-robin to 3 nodes; every job answered
 #             by every node with the same proofs, which cuzk verifies (and snarkjs for the first);
-#             request_id idempotency and a farm-wide cancel; `client status` lists the 3 nodes.
+#             request_id idempotency and a farm-wide cancel; `client status` lists the 3 nodes; a job
+#             of 30 partitions answers gpu_compute_ms <= total_ms although its partitions' GPU times
+#             add up to more.
 #   failover  kill -9 of a node holding leases: every job completes within about 2 leases, each
 #             partition stored once; a SIGSTOPped node whose leases were taken over stores nothing
 #             when it wakes; the killed node restarts and claims work again.
 #   dbrestart PostgreSQL restarted mid-run: SubmitProof is UNAVAILABLE while it is away, the nodes
 #             reconnect, no job is lost; then PostgreSQL crashes (immediate stop) while the nodes
 #             prove: they stay up and every job completes with proofs that verify.
-#   failures  a corrupt witness fails its job once, for good; two running nodes with one node_id are
-#             logged and do not expire each other's leases; a partition whose node dies every time
+#   failures  cluster.max_queued_bytes refuses a submit whose input, with what the farm's jobs not
+#             finished hold, is over it; a corrupt witness fails its job once, for good; a second
+#             process given a running node's node_id exits 2 and the running one keeps its leases; a
+#             partition whose node dies every time (restarting under its node_id, which it takes over)
 #             is claimed cluster.max_attempts times, then its job fails saying so.
 #   deadline  a low-priority job due soon (within scheduler.deadline_lead_s) is claimed before the queued
 #             partitions of a critical job; low-priority jobs without a near deadline are not.
@@ -21,9 +25,9 @@
 #             the chain data, and every node answers the same bytes; a WINNING_POST job through the farm
 #             verifies; a SNAP_DEALS_UPDATE and a WINDOW_POST_PARTITION job, each submitted to one node
 #             and awaited on both: the same bytes from both, verified by `cuzk snap verify` / `cuzk post
-#             verify` against their inputs, the kind in cuzk_jobs; a bad C1, a truncated SnapDeals
-#             vanilla proof and truncated WindowPoSt vanilla proofs are refused at submit naming the
-#             problem, nothing stored; a stored input corrupted in the database (its SHA-256 wrong, or a
+#             verify` against their inputs, the kind in cuzk_jobs; a bad C1 (truncated, or its comm_r
+#             changed), a truncated SnapDeals vanilla proof and truncated WindowPoSt vanilla proofs are
+#             refused at submit naming the problem, nothing stored; a stored input corrupted in the database (its SHA-256 wrong, or a
 #             C1 that no longer parses) fails its job once, for good.
 source "$(dirname "$0")/../cli/common.sh"
 source "$(dirname "$0")/farm_common.sh"
@@ -94,6 +98,18 @@ basic)
     done
   done <"$WORK/jobs"
   stored_once "$WORK/ids"
+  echo "== a job's gpu_compute_ms is the time some partition was on a GPU (<= total_ms), not their sum"
+  jg=$(submit 1 mimc "$W_MIMC" --partitions 30)
+  await_ok 2 "$jg"
+  gpu=$(sed -n 's/.*"gpuComputeMs": "\([0-9]*\)".*/\1/p' "$WORK/ans/$jg.2.json")
+  total=$(sed -n 's/.*"totalMs": "\([0-9]*\)".*/\1/p' "$WORK/ans/$jg.2.json")
+  sum=$(sql "SELECT floor(sum(gpu_ms)) FROM cuzk_partitions WHERE job_id = '$jg'")
+  longest=$(sql "SELECT floor(max(gpu_ms)) FROM cuzk_partitions WHERE job_id = '$jg'")
+  echo "   gpu_compute_ms $gpu, total_ms $total; the 30 partitions' GPU times add up to $sum ms (longest $longest)"
+  [ -n "$gpu" ] && [ -n "$total" ] || { cat "$WORK/ans/$jg.2.json"; fail "no gpuComputeMs or totalMs"; }
+  [ "$sum" -gt "$total" ] || fail "the partitions' GPU phases did not overlap: the check below would prove nothing"
+  [ "$gpu" -le "$total" ] || fail "gpu_compute_ms $gpu is more than total_ms $total"
+  [ "$gpu" -ge "$longest" ] || fail "gpu_compute_ms $gpu is less than one partition's GPU time ($longest ms)"
   provers=$(sql "SELECT count(DISTINCT split_part(proved_by, '/', 1)) FROM cuzk_partitions")
   echo "   partitions proved by $provers nodes"
   [ "$provers" -ge 2 ] || fail "the work was not shared (proved by $provers node)"
@@ -278,6 +294,23 @@ failures)
   printf '[daemon]\nlisten = "127.0.0.1:0"\n[cluster]\ndatabase = "postgresql:///cuzk?host=%s/none"\n' "$WORK" >"$WORK/bad4.toml"
   expect_exit 2 "unreachable database" -- "$CUZK" serve --config "$WORK/bad4.toml"
   expect_err_contains "cannot connect to the database (cluster.database)"
+  echo "== cluster.max_queued_bytes bounds the input stored for the farm's jobs not finished"
+  MAX_QUEUED=64KiB start_node 3
+  expect_exit 2 "a job whose witnesses (6 x 11,884 bytes) are over the limit" -- "$CUZK" client submit \
+    --addr "${ADDR[3]}" --circuit mimc --witness "$W_MIMC" --partitions 6
+  expect_err_contains "the job's input (71304 bytes) does not fit"
+  expect_err_contains "bytes allowed for queued input (cluster.max_queued_bytes)"
+  # Input another node stored for a job not finished counts (here a job of a circuit no node serves).
+  sql "INSERT INTO cuzk_jobs (id, fingerprint, circuit_id, kind, priority, n_partitions, input, input_sha256)
+       VALUES ('job-held', '', 'elsewhere', 'X', 2, 1, decode(repeat('00', 60000), 'hex'), sha256(''))"
+  expect_exit 2 "a job that fits alone but not with what is held" -- "$CUZK" client submit --addr "${ADDR[3]}" \
+    --circuit mimc --witness "$W_MIMC"
+  expect_err_contains "the farm's jobs not finished hold 60000 of the 65536 bytes allowed"
+  [ "$(sql "SELECT count(*) FROM cuzk_jobs WHERE circuit_id = 'mimc'")" -eq 0 ] || fail "a refused job was stored"
+  "$CUZK" client cancel --addr "${ADDR[3]}" job-held | grep -q '"found": true' || fail "cancel job-held: not found"
+  j=$(submit 3 mimc "$W_MIMC")
+  await_ok 3 "$j"
+  kill_node 3
   echo "== a corrupt witness fails once, for good"
   start_node 1
   start_node 2
@@ -289,24 +322,26 @@ failures)
   sleep 1
   [ "$(sql "SELECT attempts FROM cuzk_partitions WHERE job_id = '$j'")" -eq 1 ] || fail "the corrupt job was claimed again"
   [ "$(cat "$WORK"/node-*.log | grep -c "partition_claimed job=$j ")" -eq 1 ] || fail "the corrupt job was claimed more than once"
-  echo "== two running nodes given one node_id: logged, and they do not expire each other's leases"
-  # (They did, every heartbeat: with max_attempts 2 such a job failed.) Node 3 beats a few times first,
-  # so that its first heartbeat, which takes over a restarted node's leases, finds none of node 1's.
-  NODE_ID=node-1 start_node 3
-  # Node 3 has beaten once either process finds the other's incarnation in the row (and logs that the id
-  # is in use): a guess of time (1.5 s) before, which a busy machine could outlast.
-  wait_for 15 grep -q "farm_node_id_in_use node_id=node-1 " "$WORK/node-1.log" "$WORK/node-3.log" \
-    || fail "neither node-1 process logged that its node_id is in use by the other"
-  jd=$(submit 3 mimc "$W_MIMC" --partitions 30)
+  echo "== a second process given a running node's node_id is refused; the running one keeps its leases"
+  # (It was taken in, and its first heartbeat expired the running one's leases: with max_attempts 2 a job
+  # of theirs could fail.) The newcomer tries while node 1 holds leases of a 30-partition job.
+  jd=$(submit 1 mimc "$W_MIMC" --partitions 30)
+  node1_holds() { [ "$(sql "SELECT count(*) FROM cuzk_partitions WHERE state = 'running' AND lease_owner LIKE 'node-1@%'")" -gt 0 ]; }
+  wait_for 30 node1_holds || fail "node 1 never held a lease of job $jd"
+  NODE_ID=node-1 node_config 3
+  t0=$(date +%s%3N)
+  expect_exit 2 "a second node-1" -- timeout "$(scaled 60)" "$CUZK" serve --config "$WORK/node-3.toml"
+  expect_err_contains 'cluster.node_id "node-1" is in use by another running process'
+  echo "   refused after $(($(date +%s%3N) - t0)) ms (lease $LEASE, heartbeat $HEARTBEAT)"
+  ! grep -q "cuzk daemon listening" "$WORK/err" || fail "the refused node served gRPC before it was refused"
   await_ok 1 "$jd"
-  await_ok 3 "$jd"
   [ "$(sql "SELECT count(*) FROM cuzk_partitions WHERE job_id = '$jd' AND state = 'done'")" -eq 30 ] \
     || fail "job $jd: not all 30 partitions are done in the database"
   [ "$(sql "SELECT count(*) FROM cuzk_partitions WHERE job_id = '$jd' AND attempts > 1")" -eq 0 ] \
-    || fail "partitions of job $jd were claimed again: the two node-1 processes expired each other's leases"
-  grep -q "farm_node_id_in_use node_id=node-1 " "$WORK/node-1.log" "$WORK/node-3.log" \
-    || fail "neither node-1 process logged that its node_id is in use by the other"
-  kill_node 3
+    || fail "partitions of job $jd were claimed again: the newcomer expired node 1's leases"
+  [ "$(sql "SELECT incarnation FROM cuzk_nodes WHERE node_id = 'node-1'")" = "$(sed -n 's/.*farm_worker_started node=node-1 owner=\([^ ]*\).*/\1/p' "$WORK/node-1.log" | tail -1)" ] \
+    || fail "the refused process changed node 1's row"
+  alive 1
   echo "== a partition whose node dies every time: claimed max_attempts (2) times, then the job fails"
   kill_node 1
   kill_node 2
@@ -324,6 +359,9 @@ failures)
   done
   NODE_PID[1]=
   [ "$(sql "SELECT attempts FROM cuzk_partitions WHERE job_id = '$j'")" -eq 2 ] || fail "expected 2 claims"
+  # Each restart took node-1's id over from its dead incarnation (once that one's last heartbeat was a lease old).
+  [ "$(grep -c "farm_node_taken_over node_id=node-1 " "$WORK/node-1.log")" -ge 2 ] \
+    || fail "the restarted node-1 did not take its id over from the dead process"
   start_node 2
   expect_exit 1 "the job of the dying node" -- "$CUZK" client await --addr "${ADDR[2]}" --timeout-ms "$(scaled 30000)" "$j"
   grep -q '"status": "FAILED"' "$WORK/out" || { cat "$WORK/out"; fail "not FAILED after 2 attempts"; }
@@ -474,12 +512,16 @@ porep)
   expect_err_contains "truncated"
   [ "$(sql "SELECT count(*) FROM cuzk_jobs")" -eq "$before" ] || fail "a refused job was stored"
   [ "$(sql "SELECT count(*) FROM cuzk_partitions")" -eq "$before_p" ] || fail "a refused job's partitions were stored"
-  echo "== a bad C1 is refused at submit (nothing stored)"
+  echo "== bad C1s (truncated, comm_r changed) are refused at submit (nothing stored)"
   before=$(sql "SELECT count(*) FROM cuzk_jobs")
   head -c 3000 "$WORK/c1-1.json" >"$WORK/truncated.json"
   expect_exit 2 "truncated C1" -- "$CUZK" client submit --addr "${ADDR[2]}" --porep "$WORK/truncated.json"
   expect_err_contains "vanilla_proof:"
-  [ "$(sql "SELECT count(*) FROM cuzk_jobs")" -eq "$before" ] || fail "the refused job was stored"
+  python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); c["comm_r"][0] ^= 1; json.dump(c, open(sys.argv[2], "w"))' \
+    "$WORK/c1-1.json" "$WORK/commr.json"
+  expect_exit 2 "a C1 whose comm_r is not Poseidon(comm_c, comm_r_last)" -- "$CUZK" client submit --addr "${ADDR[1]}" --porep "$WORK/commr.json"
+  expect_err_contains "vanilla_proof: comm_r"
+  [ "$(sql "SELECT count(*) FROM cuzk_jobs")" -eq "$before" ] || fail "a refused job was stored"
   echo "== inputs corrupted in the database fail their jobs once, for good"
   # A critical job keeps every slot busy while the two PoRep jobs' stored inputs are corrupted.
   big=$(submit 1 mimc "$W_MIMC" --partitions 300 --priority critical)

@@ -1,8 +1,10 @@
 // Fake sectors (src/formats/fake_c1.hpp): the C1 reads back, its witness satisfies the StackedCircuit
-// and its public inputs equal both the circuit's and verify_seal's (computed from the chain data alone).
+// and its public inputs equal both the circuit's and verify_seal's (computed from the chain data alone);
+// one with its comm_r changed is refused by engine::check_c1_comm_r (and would not satisfy the circuit).
 #include <gtest/gtest.h>
 
 #include "circuits/stacked.hpp"
+#include "engine/porep.hpp"
 #include "formats/fake_c1.hpp"
 #include "hash/fr32.hpp"
 #include "util/thread_pool.hpp"
@@ -52,6 +54,31 @@ TEST(FakeC1, DeterministicFromTheSeed) {
             write_c1_json(make_fake_sector("StackedDrg2KiBV1_1", 7).c1));
   EXPECT_NE(write_c1_json(make_fake_sector("StackedDrg2KiBV1_1", 7).c1),
             write_c1_json(make_fake_sector("StackedDrg2KiBV1_1", 8).c1));
+}
+
+// A C1 whose comm_r was changed (byte 0 ^ 1: still < r, so read_c1 takes it) is refused by
+// check_c1_comm_r naming comm_r; its witness does not satisfy the circuit, which is what the check saves
+// a prover from finding out after synthesis (issue 36 item N4).
+TEST(FakeC1, ACommRNotPoseidonOfCommCAndCommRLastIsRefused) {
+  FakeSector fs = make_fake_sector("StackedDrg2KiBV1_1", 3);
+  EXPECT_NO_THROW(engine::check_c1_comm_r(fs.c1, "c1.json"));
+  fs.c1.comm_r[0] ^= 1;
+  const std::string json = write_c1_json(fs.c1);
+  const C1Output c1 = read_c1({reinterpret_cast<const uint8_t*>(json.data()), json.size()}, "c1.json");
+  try {
+    engine::check_c1_comm_r(c1, "c1.json");
+    ADD_FAILURE() << "a changed comm_r was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidFile);
+    EXPECT_EQ(std::string(e.what()).rfind("c1.json: comm_r ", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("is not Poseidon(comm_c, comm_r_last)"), std::string::npos)
+        << e.what();
+  }
+  const circuits::StackedShape shape = shape_of(c1);
+  const circuits::StackedWitness w = partition_witness(c1, 0, shape);
+  circuits::TestCs cs;
+  circuits::synthesize_stacked(cs, shape, &w);
+  EXPECT_TRUE(cs.first_unsatisfied().has_value());
 }
 
 TEST(FakeC1, NonInteractiveProofsAreRefused) {

@@ -2,8 +2,8 @@
 // with one input (the Filecoin kinds, docs/CLUSTER.md): the node fetches and expands a job's input once
 // however many of its partitions it claims, proves and stores every partition (each proof verified here),
 // and an input it cannot use, or a corrupt row, fails the job once, for good; a store refusing statements
-// is logged and does not end the node. The PostgreSQL store itself
-// is tested end to end by tests/cluster/farm_e2e.sh.
+// is logged and does not end the node; a node id the store refuses (in use) ends the worker's start. The
+// PostgreSQL store itself is tested end to end by tests/cluster/farm_e2e.sh.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -13,13 +13,13 @@
 #include <mutex>
 #include <thread>
 
+#include "../timing.hpp"
 #include "engine/engine.hpp"
 #include "engine/farm_worker.hpp"
 #include "engine/job_store.hpp"
 #include "engine/loaders.hpp"
 #include "groth16/cpu_backend.hpp"
 #include "groth16/verifier.hpp"
-#include "../timing.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::engine {
@@ -47,6 +47,8 @@ class MemStore final : public JobStore {
   std::atomic<int> claim_refusals{0}, heartbeat_refusals{0};
   /// job_input calls, partitions claimed, fail calls, and fail calls that failed the job.
   std::atomic<int> input_reads{0}, claims{0}, fails{0}, fails_applied{0};
+  std::atomic<int> joins{0};  ///< join calls
+  bool id_in_use = false;     ///< join throws NodeIdInUse
 
   SubmitResult submit(const StoredJobRequest&) override { throw Error(ErrorCode::kInternal, "unused"); }
   std::optional<JobResult> await(const std::string&, uint64_t) override { return std::nullopt; }
@@ -74,6 +76,11 @@ class MemStore final : public JobStore {
         return c;
       }
     return std::nullopt;
+  }
+  void join(const NodeReport& node) override {
+    joins++;
+    EXPECT_EQ(claims.load(), 0) << "claimed before joining";
+    if (id_in_use) throw NodeIdInUse("cluster.node_id \"" + node.node_id + "\" is in use (test)");
   }
   std::optional<std::vector<uint8_t>> job_input(const std::string& job_id) override {
     input_reads++;
@@ -199,12 +206,23 @@ TEST(ServiceFarmWorker, ExpandsAJobsInputOnceAndProvesEveryPartition) {
     EXPECT_EQ(node.expansions.load(), 1) << "the input was expanded once per partition, not once per job";
   }
   EXPECT_EQ(store.error(), "");
+  EXPECT_EQ(store.joins.load(), 1);
   EXPECT_EQ(store.input_reads.load(), 1);
   EXPECT_EQ(store.claims.load(), (int)kPartitions);
   for (uint32_t i = 0; i < kPartitions; i++) {
     ASSERT_TRUE(store.proofs_[i].has_value()) << i;
     EXPECT_TRUE(verify(vk, store.public_[i], *store.proofs_[i])) << "partition " << i;
   }
+}
+
+TEST(ServiceFarmWorker, ANodeIdInUseIsRefusedBeforeAnythingIsClaimed) {
+  // The worker joins the farm first (JobStore::join); a refusal ends its construction, no thread started.
+  MemStore store(file_bytes(kData + "mimc/mimc.wtns"));
+  store.id_in_use = true;
+  EXPECT_THROW(Node node(store), NodeIdInUse);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // time for a wrong claim
+  EXPECT_EQ(store.joins.load(), 1);
+  EXPECT_EQ(store.claims.load(), 0);
 }
 
 TEST(ServiceFarmWorker, AnInputItCannotUseFailsTheJobOnceForGood) {
@@ -248,7 +266,8 @@ TEST(ServiceFarmWorker, RefusedStatementsAreLoggedAndTheNodeGoesOn) {
   {
     Node node(store);
     ASSERT_TRUE(store.wait_final()) << "the job's partitions were not all stored within 120 s";
-    test::wait_until([&] { return store.heartbeat_refusals.load() <= 0; }, 2000, std::chrono::milliseconds(20));
+    test::wait_until([&] { return store.heartbeat_refusals.load() <= 0; }, 2000,
+                     std::chrono::milliseconds(20));
     EXPECT_GE(node.logged("farm_slot_error"), 6) << "4 refused claims and 2 refused heartbeats";
   }
   EXPECT_EQ(store.error(), "");

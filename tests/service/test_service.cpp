@@ -10,6 +10,7 @@
 #include <random>
 #include <thread>
 
+#include "../timing.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/loaders.hpp"
 #include "engine/synthesis.hpp"
@@ -20,7 +21,6 @@
 #include "groth16/verifier.hpp"
 #include "service/config.hpp"
 #include "service/daemon.hpp"
-#include "../timing.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::service {
@@ -74,6 +74,13 @@ TEST(ServiceConfig, BadValuesNameTheKeyAndTheProblem) {
                 .find("has no valid port (0..65535)"),
             std::string::npos);
   EXPECT_EQ(config_error("[pipeline]\nfoo = 1\n"), "t.toml: pipeline.foo: unknown key");
+  // cluster.max_queued_bytes (issue 36 N10): a size, or "auto" (the node's limits.max_queued_bytes)
+  const std::string db = "[cluster]\ndatabase = \"postgresql:///x\"\n";
+  EXPECT_EQ(parse_config(db, "t.toml", kData).cluster.max_queued_bytes, 0u);
+  EXPECT_EQ(parse_config(db + "max_queued_bytes = \"64KiB\"\n", "t.toml", kData).cluster.max_queued_bytes,
+            64u << 10);
+  EXPECT_EQ(config_error(db + "max_queued_bytes = \"0\"\n"),
+            "t.toml: cluster.max_queued_bytes: must be a size above 0, or \"auto\"");
   EXPECT_EQ(config_error("[logging]\nlevel = \"loud\"\n"),
             "t.toml: logging.level: \"loud\" is not a level: trace, debug, info, warn, error or off");
   EXPECT_NE(config_error("[[circuits]]\nid = \"x\"\nzkey = \"missing.zkey\"\n").find("circuits[0].zkey:"),
@@ -326,6 +333,15 @@ TEST(ServiceGrpc, PorepRequestsAreCheckedAtSubmit) {
   porep.set_sector_size(2048);
   EXPECT_EQ(submit_status(s, porep, &msg), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_NE(msg.find("srs.param_cache is not set"), std::string::npos) << msg;
+  // A comm_r that is not Poseidon(comm_c, comm_r_last) is the client's fault, refused before the daemon
+  // looks for the key (issue 36 N4: it was accepted, and failed once the partitions were synthesized).
+  FakeSector bad = fs;
+  bad.c1.comm_r[0] ^= 1;
+  porep.set_vanilla_proof(write_c1_json(bad.c1));
+  EXPECT_EQ(submit_status(s, porep, &msg), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(msg.rfind("vanilla_proof: comm_r ", 0), 0u) << msg;
+  EXPECT_NE(msg.find("is not Poseidon(comm_c, comm_r_last)"), std::string::npos) << msg;
+  porep.set_vanilla_proof(write_c1_json(fs.c1));
   porep.set_registered_proof(0);  // registered_proof 0 (StackedDrg2KiBV1) with a sector size: checked
   EXPECT_EQ(submit_status(s, porep, &msg), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(msg.find("registered_proof 0 (StackedDrg2KiBV1) disagrees with the C1's registered proof "

@@ -1,11 +1,11 @@
 // POREP_SEAL_COMMIT (cuzk.v1 proof kind 1): Filecoin PoRep commit phase 2 of one C1 output, what
 // rust-filecoin-proofs-api's seal_commit_phase2 computes. The C1 (its serde JSON, or Curio's envelope
 // around it) is parsed and checked when the job is made (formats/c1.hpp read_c1, the request's
-// registered_proof / sector_size / sector_number against it, engine/porep.hpp check_c1_challenges), so a
-// bad one is refused at once; the circuit of its sector size is "porep-<size>" (cuzk's ids: porep-2k …
-// porep-64g) with the key found by Filecoin's file name; each partition's witness is made from the C1 in
-// a synthesis worker (engine::porep_job_partitions). The answer is the partitions' 192-byte proofs, in
-// partition order, every one verified by the engine.
+// registered_proof / sector_size / sector_number against it, engine/porep.hpp check_c1_comm_r and
+// check_c1_challenges), so a bad one is refused at once; the circuit of its sector size is "porep-<size>"
+// (cuzk's ids: porep-2k … porep-64g) with the key found by Filecoin's file name; each partition's witness is
+// made from the C1 in a synthesis worker (engine::porep_job_partitions). The answer is the partitions'
+// 192-byte proofs, in partition order, every one verified by the engine.
 #include <memory>
 
 #include "engine/kinds/builtin.hpp"
@@ -89,6 +89,7 @@ class PorepKind final : public ProofKind {
       throw Error(ErrorCode::kInvalidArgument, "sector_number " + std::to_string(sector_number) +
                                                    " disagrees with the envelope's SectorNum " +
                                                    std::to_string(c1->envelope->sector_num));
+    check_c1_comm_r(*c1, "vanilla_proof");
     check_c1_challenges(*c1, "vanilla_proof");
     JobRequest jr;
     jr.circuit_id = porep_circuit_id(std::string(rp.size));
