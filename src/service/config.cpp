@@ -173,8 +173,9 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
       throw Error(ErrorCode::kInvalidArgument, name + ": gpus.mem_budget: " + e.what());
     }
     if (c.gpu_mem_budget_bytes == 0)
-      throw Error(ErrorCode::kInvalidArgument, name + ": gpus.mem_budget: '" + c.gpu_mem_budget +
-                                                   "' is no size (e.g. 16GiB; leave it out for the whole device)");
+      throw Error(ErrorCode::kInvalidArgument,
+                  name + ": gpus.mem_budget: '" + c.gpu_mem_budget +
+                      "' is no size (e.g. 16GiB; leave it out for the whole device)");
   }
   if (const toml::table* t = section(root, "synthesis", name)) {
     TableReader r(*t, "synthesis.", name);
@@ -220,6 +221,7 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
     r.uint("max_id_bytes", l.max_id_bytes, 16, 1u << 20);
     r.uint("max_partitions", l.max_partitions, 1, 1u << 20);
     r.uint("max_waiting_clients", l.max_waiting_clients, 1, 1u << 16);
+    r.uint("max_waiting_per_client", l.max_waiting_per_client, 1, 1u << 16);
     r.uint("max_connection_idle_s", l.max_connection_idle_s, 1, 86400);
     r.uint("max_connections", l.max_connections, 0, 1u << 20);
     r.uint("handshake_timeout_s", l.handshake_timeout_s, 1, 3600);
