@@ -14,7 +14,6 @@
 
 #include "engine/engine.hpp"
 #include "engine/loaders.hpp"
-#include "timing.hpp"
 #include "engine/memory.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/queue.hpp"
@@ -30,6 +29,7 @@
 #include "groth16/setup.hpp"
 #include "groth16/synthetic.hpp"
 #include "groth16/verifier.hpp"
+#include "timing.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::engine {
@@ -328,6 +328,58 @@ TEST(EngineTracker, RetainedJobsAreChargedWhatTheyHoldOnTheHeap) {
     EXPECT_LE((double)(heap_in_use() - heap1), 1.05 * kLimit + (64 << 10));
   }
   EXPECT_EQ(memory2.used(), 0u);
+}
+
+TEST(EngineTracker, OneOwnersFailuresAreForgottenBeforeOtherResults) {
+  // Issue 36 N3: past the retained limit the oldest job was forgotten, whatever it was, so a client
+  // sending requests that fail at once flushed every other client's completed results. Now failures go
+  // first, those of the owner holding the most of them first; completed results only after them.
+  Metrics metrics;
+  MemoryBudget memory;
+  Tracker t(metrics, {}, memory, 4, 1 << 20, 0);
+  auto run = [&](const std::string& owner, bool fail) {
+    JobRequest req;
+    req.circuit_id = "tiny";
+    req.owner = owner;
+    req.partitions.resize(fail ? 1024 : 1);  // a failed job keeps none of them
+    std::shared_ptr<Job> job = t.create(req, 1).first;
+    EXPECT_TRUE(t.start(*job, Clock::now()));
+    if (fail) {
+      t.partition_failed(*job, 0, "a bad witness");
+    } else {
+      for (uint32_t k = 0; k < job->n_partitions; k++) {
+        ProveResult res;
+        res.public_inputs.assign(1, Fr{});
+        t.partition_done(*job, k, std::move(res), PartitionTiming{});
+      }
+    }
+    return job->id;
+  };
+  const std::string done = run("a", false);
+  const std::string a_failed = run("a", true);
+  std::vector<std::string> b_failed;
+  for (int i = 0; i < 20; i++) b_failed.push_back(run("b", true));
+  EXPECT_EQ(t.held().retained_jobs, 4u);
+  ASSERT_TRUE(t.await(done, 0));
+  EXPECT_EQ(t.await(done, 0)->state, JobState::kCompleted);
+  ASSERT_TRUE(t.await(a_failed, 0));
+  EXPECT_EQ(t.await(a_failed, 0)->state, JobState::kFailed);
+  EXPECT_FALSE(t.await(b_failed[17], 0));  // b's oldest went first: its last two stay
+  EXPECT_TRUE(t.await(b_failed[18], 0) && t.await(b_failed[19], 0));
+  // A failed job of 1,024 partitions is charged its record, not its partitions (~480 B each before):
+  // one tiny completed job and three such failures hold a few KiB.
+  EXPECT_LT(t.held().retained_bytes, 8u * 1024) << t.held().retained_bytes;
+  // Completed jobs push out the failures (the owner with the most first), then the oldest completed.
+  const std::string c1 = run("c", false), c2 = run("c", false);
+  EXPECT_TRUE(t.await(done, 0) && t.await(a_failed, 0));
+  EXPECT_FALSE(t.await(b_failed[18], 0) || t.await(b_failed[19], 0));
+  const std::string c3 = run("c", false);
+  EXPECT_FALSE(t.await(a_failed, 0));
+  EXPECT_TRUE(t.await(done, 0));
+  const std::string c4 = run("c", false);
+  EXPECT_FALSE(t.await(done, 0));
+  EXPECT_TRUE(t.await(c1, 0) && t.await(c4, 0));
+  EXPECT_EQ(memory.used(), t.held().retained_bytes);
 }
 
 TEST(EngineRegistry, LoadsBellpersonParamsWithTheirR1cs) {

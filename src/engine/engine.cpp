@@ -133,6 +133,10 @@ std::optional<JobResult> Engine::await(const std::string& job_id, uint64_t timeo
   return impl_->tracker.await(job_id, timeout_ms);
 }
 
+std::optional<JobResult> Engine::peek(const std::string& job_id) const { return impl_->tracker.peek(job_id); }
+
+void Engine::set_final_listener(std::function<void()> f) { impl_->tracker.set_final_listener(std::move(f)); }
+
 JobResult Engine::prove(JobRequest req) { return *await(submit(std::move(req)).job_id); }
 
 std::optional<bool> Engine::cancel(const std::string& job_id) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,6 +84,13 @@ class Engine {
   SubmitResult submit(JobRequest req);
   /// Waits for a job to be final or for `timeout_ms` (0 = no limit). nullopt for an unknown job id.
   std::optional<JobResult> await(const std::string& job_id, uint64_t timeout_ms = 0);
+  /// The job as it is now, without waiting. nullopt for an unknown job id.
+  std::optional<JobResult> peek(const std::string& job_id) const;
+  /// Calls `f` each time a job becomes final, so that one thread can wait for many jobs (the daemon's
+  /// AwaitProof calls, service/await_hub.hpp); one listener, replaced by the next call (empty: none). `f`
+  /// runs with the engine's job table locked: it must only signal another thread, never call the engine.
+  /// Once this returns, the previous listener is not called any more.
+  void set_final_listener(std::function<void()> f);
   /// submit + await.
   JobResult prove(JobRequest req);
   /// Cancels a job: its queued partitions are dropped, running ones are discarded when they finish.

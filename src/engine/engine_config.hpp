@@ -28,8 +28,10 @@ struct EngineConfig {
   /// Verify every proof with the pairing before returning it (a few ms each).
   bool verify_proofs = true;
   /// Finished jobs remembered for AwaitProof and idempotent resubmission (at most this many, holding at
-  /// most retained_bytes: ids, error text, proofs, public inputs, timings; the oldest are forgotten
-  /// first). What they hold on the heap (engine::retained_footprint) is charged to the memory budget.
+  /// most retained_bytes: ids, error text, proofs, public inputs, timings). Past either, failed and
+  /// cancelled jobs are forgotten first, those of the JobRequest::owner holding the most of them first,
+  /// then the oldest completed ones (Tracker). What they hold on the heap (engine::retained_footprint) is
+  /// charged to the memory budget.
   size_t retained_jobs = 10000;
   uint64_t retained_bytes = 64ull << 20;
   /// Input bytes (witness files and values, JobRequest::extra_bytes; not shared witnesses, which are the

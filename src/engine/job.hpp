@@ -92,6 +92,12 @@ struct JobRequest {
   std::optional<Clock::time_point> deadline;
   std::vector<WitnessInput> partitions;  ///< at least one
   std::string kind = "groth16";          ///< a label for queue statistics (e.g. the proof kind)
+  /// Who submitted the job (the daemon: the client's connection, service/grpc_service.cpp client_key).
+  /// When the finished jobs the engine remembers exceed its limits, the failed and cancelled ones of the
+  /// owner that has the most of them are forgotten first, and completed ones only after every other
+  /// failed or cancelled one (EngineConfig::retained_jobs): one client's failures cannot flush another's
+  /// results.
+  std::string owner;
 };
 
 /// Why Engine::submit refused a job; nothing was queued.

@@ -19,6 +19,10 @@ uint64_t heap_of(const std::vector<T>& v) {
   return heap_block(v.capacity() * sizeof(T));
 }
 constexpr uint64_t kMapNode = 32;  // a std::map node's links and colour, before its value
+/// An entry of the tracker's table of owners of retained failures (Tracker::failures_: the owner, three
+/// words) and of its rank (failure_rank_: a count and a view), without the owner's text.
+constexpr uint64_t kOwnerEntry = heap_block(kMapNode + sizeof(std::string) + 3 * sizeof(void*)) +
+                                 heap_block(kMapNode + sizeof(std::pair<size_t, std::string_view>));
 
 }  // namespace
 
@@ -38,15 +42,18 @@ uint64_t retained_footprint(const Job& job) {
   // make_shared: one block with the control block (vtable pointer, two counts) and the Job.
   uint64_t bytes = heap_block(16 + sizeof(Job));
   for (const std::string* s :
-       {&job.id, &job.request_id, &job.circuit_id, &job.kind, &job.fingerprint, &job.error})
+       {&job.id, &job.request_id, &job.circuit_id, &job.kind, &job.fingerprint, &job.error, &job.owner})
     bytes += heap_of(*s);
   bytes += heap_of(job.results) + heap_of(job.inputs) + heap_of(job.gpu_spans);
   for (const auto& r : job.results) bytes += heap_of(r.timing.device);
-  // Its jobs_ node, its by_request_ node, its finished_ slot (deque blocks of 512 bytes: 64 slots).
+  // Its jobs_ node, its by_request_ node, and its place among the retained jobs.
   bytes += heap_block(kMapNode + sizeof(std::pair<const std::string_view, std::shared_ptr<Job>>));
   if (!job.request_id.empty())
     bytes += heap_block(kMapNode + sizeof(std::pair<const std::string_view, Job*>));
-  bytes += heap_block(512) / 64 + 1;
+  if (job.state == JobState::kCompleted)
+    bytes += heap_block(512) / 64 + 1;  // its completed_ slot (deque blocks of 512 bytes: 64 slots)
+  else
+    bytes += kOwnerEntry + heap_of(job.owner);  // its owner's entry, as if it were the owner's only one
   return bytes;
 }
 
@@ -134,6 +141,7 @@ std::pair<std::shared_ptr<Job>, bool> Tracker::create(const JobRequest& req, uin
   job->circuit_id = req.circuit_id;
   job->kind = req.kind;
   job->fingerprint = req.fingerprint;
+  job->owner = req.owner;
   job->priority = req.priority;
   if (req.deadline) {
     job->deadline = req.deadline;
@@ -152,6 +160,7 @@ std::pair<std::shared_ptr<Job>, bool> Tracker::create(const JobRequest& req, uin
     by_request_.emplace(job->request_id, job.get());
   }
   active_++;
+  kinds_[job->kind].first++;
   metrics_.jobs_submitted++;
   return {job, false};
 }
@@ -168,6 +177,9 @@ bool Tracker::start(Job& job, Clock::time_point t) {
   if (job.state == JobState::kQueued) {
     job.state = JobState::kRunning;
     job.first_synth = t;
+    auto& k = kinds_[job.kind];
+    k.first--;
+    k.second++;
   }
   return true;
 }
@@ -228,6 +240,10 @@ std::optional<bool> Tracker::cancel(const std::string& job_id, const std::string
 }
 
 void Tracker::finish(Job& job, JobState s, const std::string& error) {
+  if (auto k = kinds_.find(job.kind); k != kinds_.end()) {
+    (job.state == JobState::kQueued ? k->second.first : k->second.second)--;
+    if (k->second.first == 0 && k->second.second == 0) kinds_.erase(k);
+  }
   job.state = s;
   job.error = error;
   job.error.shrink_to_fit();
@@ -261,26 +277,79 @@ void Tracker::finish(Job& job, JobState s, const std::string& error) {
   // record: a job that did not complete keeps no per-partition data, the GPU spans become their union.
   input_bytes_ -= job.input_bytes;
   job.input_charge.reset();
+  // Freed, not cleared: `v = {}` picks vector's initializer_list assignment, which keeps the capacity (a
+  // failed job of 1,024 partitions kept ~480 KiB that way, issue 36 N3).
   if (s != JobState::kCompleted) {
-    job.results = {};
-    job.inputs = {};
+    job.results = std::vector<Job::PartitionResult>();
+    job.inputs = std::vector<Fr>();
   }
   job.gpu_ms = union_ms(std::move(job.gpu_spans));
-  job.gpu_spans = {};
+  job.gpu_spans = std::vector<std::pair<Clock::time_point, Clock::time_point>>();
   job.retained_bytes = retained_footprint(job);
   job.retained_charge = memory_.charge(job.retained_bytes);
   retained_bytes_ += job.retained_bytes;
-  finished_.push_back(&job);
-  while (finished_.size() > retained_ || (finished_.size() > 1 && retained_bytes_ > retained_bytes_max_)) {
-    Job& old = *finished_.front();
-    finished_.pop_front();
-    auto r = by_request_.find(old.request_id);
-    if (r != by_request_.end() && r->second == &old) by_request_.erase(r);
-    retained_bytes_ -= old.retained_bytes;
-    old.retained_charge.reset();
-    jobs_.erase(jobs_.find(old.id));  // may destroy `old`: last
+  if (s == JobState::kCompleted) {
+    completed_.push_back(&job);
+  } else {
+    auto it = failures_.find(job.owner);
+    if (it == failures_.end())
+      it = failures_.emplace(job.owner, Failures{}).first;
+    else
+      failure_rank_.erase({it->second.count, it->first});
+    Failures& f = it->second;
+    job.older = f.newest;
+    job.newer = nullptr;
+    (f.newest ? f.newest->newer : f.oldest) = &job;
+    f.newest = &job;
+    failure_rank_.insert({++f.count, it->first});
   }
+  retained_count_++;
+  while (retained_count_ > retained_ || (retained_count_ > 1 && retained_bytes_ > retained_bytes_max_)) {
+    Job* victim = eviction_victim(job);
+    if (!victim) break;
+    forget(*victim);
+  }
+  if (on_final_) on_final_();
   cv_.notify_all();
+}
+
+Job* Tracker::eviction_victim(const Job& keep) const {
+  // Failures first, the owner with the most of them first (only one owner holds `keep`: at most two
+  // owners are looked at), then completed jobs, the oldest first.
+  for (auto r = failure_rank_.rbegin(); r != failure_rank_.rend(); ++r)
+    for (Job* j = failures_.find(r->second)->second.oldest; j; j = j->newer)
+      if (j != &keep) return j;
+  for (Job* j : completed_)
+    if (j != &keep) return j;
+  return nullptr;
+}
+
+void Tracker::forget(Job& job) {
+  if (job.state == JobState::kCompleted) {
+    completed_.erase(std::find(completed_.begin(), completed_.end(), &job));  // the first or second
+  } else {
+    auto it = failures_.find(job.owner);
+    Failures& f = it->second;
+    failure_rank_.erase({f.count, it->first});
+    (job.older ? job.older->newer : f.oldest) = job.newer;
+    (job.newer ? job.newer->older : f.newest) = job.older;
+    job.older = job.newer = nullptr;
+    if (--f.count == 0)
+      failures_.erase(it);
+    else
+      failure_rank_.insert({f.count, it->first});
+  }
+  retained_count_--;
+  auto r = by_request_.find(job.request_id);
+  if (r != by_request_.end() && r->second == &job) by_request_.erase(r);
+  retained_bytes_ -= job.retained_bytes;
+  job.retained_charge.reset();
+  jobs_.erase(jobs_.find(job.id));  // may destroy `job`: last
+}
+
+void Tracker::set_final_listener(std::function<void()> f) {
+  std::lock_guard lk(mu_);
+  on_final_ = std::move(f);
 }
 
 JobResult Tracker::result(const Job& job) const {
@@ -323,6 +392,13 @@ std::optional<JobResult> Tracker::await(const std::string& job_id, uint64_t time
   return result(*job);
 }
 
+std::optional<JobResult> Tracker::peek(const std::string& job_id) const {
+  std::lock_guard lk(mu_);
+  auto it = jobs_.find(job_id);
+  if (it == jobs_.end()) return std::nullopt;
+  return result(*it->second);
+}
+
 std::vector<std::shared_ptr<Job>> Tracker::active() const {
   std::lock_guard lk(mu_);
   std::vector<std::shared_ptr<Job>> out;
@@ -333,17 +409,12 @@ std::vector<std::shared_ptr<Job>> Tracker::active() const {
 
 std::map<std::string, std::pair<unsigned, unsigned>> Tracker::kind_counts() const {
   std::lock_guard lk(mu_);
-  std::map<std::string, std::pair<unsigned, unsigned>> out;
-  for (const auto& [id, j] : jobs_) {
-    if (j->state == JobState::kQueued) out[j->kind].first++;
-    if (j->state == JobState::kRunning) out[j->kind].second++;
-  }
-  return out;
+  return kinds_;
 }
 
 Tracker::Held Tracker::held() const {
   std::lock_guard lk(mu_);
-  return {finished_.size(), retained_bytes_, input_bytes_};
+  return {retained_count_, retained_bytes_, input_bytes_};
 }
 
 void Tracker::wait_idle() {

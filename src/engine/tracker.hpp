@@ -3,18 +3,21 @@
 // fails its job with the reason (the job's other partitions are dropped, other jobs go on); a cancel
 // marks the job so the stages drop its queued partitions and discard results still running. Finished
 // jobs are remembered (up to a count and a byte total) so that AwaitProof after the fact and idempotent
-// resubmission work. Job ids are random (128 bits), so an id never names another job, not even after a
-// restart.
+// resubmission work; past the limits, failed and cancelled jobs are forgotten before completed ones, those
+// of the owner holding the most of them first (JobRequest::owner). Job ids are random (128 bits), so an id
+// never names another job, not even after a restart.
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -32,6 +35,7 @@ namespace cuzk::engine {
 /// `dropped`, which the stages read without locking.
 struct Job {
   std::string id, request_id, circuit_id, kind, fingerprint;
+  std::string owner;  ///< JobRequest::owner
   Priority priority = Priority::kNormal;
   /// JobRequest::deadline, and the moment from which the job is urgent: deadline − the engine's
   /// EngineConfig::deadline_lead_s.
@@ -69,20 +73,26 @@ struct Job {
   /// What the finished job holds on the heap, as Tracker::finish counts it (retained_footprint).
   uint64_t retained_bytes = 0;
   MemoryBudget::Reservation retained_charge;
+  /// A retained failed or cancelled job's neighbours in its owner's list of them (oldest first).
+  Job *older = nullptr, *newer = nullptr;
 };
 
 /// The heap bytes that a finished `job` holds while the tracker retains it: the Job (with its
 /// shared_ptr control block), its strings' and vectors' heap blocks and the tracker's index entries for
-/// it, each block rounded as glibc's malloc rounds it (8 bytes of header, 16-byte granules, 32 at least).
-/// This is what a retained job is charged to the memory budget and counted against
-/// EngineConfig::retained_bytes.
+/// it (a failed or cancelled job: also an entry of the table of owners, as if it were its owner's only
+/// one), each block rounded as glibc's malloc rounds it (8 bytes of header, 16-byte granules, 32 at
+/// least). A job that did not complete holds no per-partition data. This is what a retained job is
+/// charged to the memory budget and counted against EngineConfig::retained_bytes.
 uint64_t retained_footprint(const Job& job);
 
 /// The job table. Thread-safe.
 class Tracker {
  public:
-  /// Keeps the last `retained` finished jobs while they hold at most `retained_bytes`; jobs' inputs
-  /// (at most `max_input_bytes` at once, 0 = no limit) and retained results are charged to `memory`.
+  /// Keeps at most `retained` finished jobs holding at most `retained_bytes` (the job finished last is
+  /// always kept). Past either, jobs are forgotten in this order: the oldest failed or cancelled job of
+  /// the owner that has the most of them retained (JobRequest::owner), until no other is left; then the
+  /// oldest completed job. Jobs' inputs (at most `max_input_bytes` at once, 0 = no limit) and retained
+  /// results are charged to `memory`.
   Tracker(Metrics& metrics, LogSink log, MemoryBudget& memory, size_t retained, uint64_t retained_bytes,
           uint64_t max_input_bytes);
 
@@ -117,10 +127,17 @@ class Tracker {
   /// Waits until the job is final or `timeout_ms` passes (0 = no limit). nullopt for an unknown id;
   /// a job still queued or running after the timeout comes back in that state.
   std::optional<JobResult> await(const std::string& job_id, uint64_t timeout_ms);
+  /// The job as it is now, without waiting; nullopt for an unknown id.
+  std::optional<JobResult> peek(const std::string& job_id) const;
+  /// Calls `f` each time a job becomes final (replacing the previous listener; empty: none). `f` runs
+  /// with the job table locked: it must only signal (no call back into the tracker or engine). After
+  /// set_final_listener returns, the previous listener is not called any more.
+  void set_final_listener(std::function<void()> f);
 
   /// Jobs not final yet, in submission order.
   std::vector<std::shared_ptr<Job>> active() const;
-  /// Per job kind: jobs queued (no partition started) and running.
+  /// Per job kind: jobs queued (no partition started) and running (kept as jobs change state: no walk
+  /// over the retained jobs, so that GetStatus stays cheap however many are remembered).
   std::map<std::string, std::pair<unsigned, unsigned>> kind_counts() const;
   /// Waits until no job is active.
   void wait_idle();
@@ -136,6 +153,10 @@ class Tracker {
   void finish(Job& job, JobState s, const std::string& error);  // caller holds mu_
   JobResult result(const Job& job) const;                       // caller holds mu_
   std::string new_id();                                         // caller holds mu_
+  /// The next retained job to forget (the order of the constructor's comment), never `keep`; nullptr
+  /// when only `keep` is left. Caller holds mu_.
+  Job* eviction_victim(const Job& keep) const;
+  void forget(Job& job);  ///< drops a retained job (caller holds mu_; may destroy it)
   Metrics& metrics_;
   LogSink log_;
   MemoryBudget& memory_;
@@ -149,7 +170,18 @@ class Tracker {
   // than its job's entry in jobs_, which owns the job.
   std::map<std::string_view, std::shared_ptr<Job>> jobs_;
   std::map<std::string_view, Job*> by_request_;  ///< request_id → the latest job created under it
-  std::deque<Job*> finished_;                    ///< the retained jobs, oldest first
+  std::deque<Job*> completed_;                   ///< the retained completed jobs, oldest first
+  /// One owner's retained failed and cancelled jobs: a list through Job::older / newer.
+  struct Failures {
+    Job *oldest = nullptr, *newest = nullptr;
+    size_t count = 0;
+  };
+  std::map<std::string, Failures, std::less<>> failures_;  ///< by owner; no empty entry
+  /// (count, owner) of every entry of failures_, so that the owner with the most is found at once.
+  std::set<std::pair<size_t, std::string_view>> failure_rank_;
+  size_t retained_count_ = 0;                                   ///< completed_ and every owner's failures
+  std::map<std::string, std::pair<unsigned, unsigned>> kinds_;  ///< kind_counts(), kept up to date
+  std::function<void()> on_final_;                              ///< set_final_listener
   uint64_t next_seq_ = 1;
   size_t active_ = 0;
 };

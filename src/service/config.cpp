@@ -221,6 +221,7 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
     r.uint("max_id_bytes", l.max_id_bytes, 16, 1u << 20);
     r.uint("max_partitions", l.max_partitions, 1, 1u << 20);
     r.uint("max_waiting_clients", l.max_waiting_clients, 1, 1u << 16);
+    r.uint("max_waiting_per_client", l.max_waiting_per_client, 1, 1u << 16);
     r.uint("max_connection_idle_s", l.max_connection_idle_s, 1, 86400);
     r.uint("max_connections", l.max_connections, 0, 1u << 20);
     r.uint("handshake_timeout_s", l.handshake_timeout_s, 1, 3600);

@@ -28,6 +28,9 @@ struct ServiceLimits {
   unsigned max_id_bytes = 256;          ///< limits.max_id_bytes: request_id, circuit_id, job_id
   unsigned max_partitions = 1024;       ///< limits.max_partitions: witnesses or vanilla proofs of a job
   unsigned max_waiting_clients = 1024;  ///< limits.max_waiting_clients: AwaitProof and Prove calls at once
+  /// limits.max_waiting_per_client (ours): of those, from one client (a TCP connection; on a unix socket,
+  /// those waiting for one job), so that one client cannot take every slot (issue 36 N2).
+  unsigned max_waiting_per_client = 256;
   uint64_t max_vanilla_proof_bytes = 512ull << 20;  ///< one vanilla_proof (a PoRep C1)
   /// limits.max_message_bytes: one gRPC message (gRPC's receive limit; a bigger one is refused with
   /// RESOURCE_EXHAUSTED). Filecoin's largest requests are well under 100 MB: a 32 GiB PoRep C1 is ~38 MB

@@ -36,6 +36,9 @@ namespace {
 /// Malloc arenas the daemon lets glibc use (bound_malloc_arenas).
 constexpr int kMallocArenas = 2;
 
+/// gRPC server threads for the synchronous calls running at once (daemon's ResourceQuota).
+constexpr int kSyncCallThreads = 256;
+
 /// glibc gives a thread that allocates while another holds the arena's lock an arena of its own (up to
 /// 8 per core), and memory freed in an arena stays there, in pages that neither the other arenas nor
 /// the kernel get back: the daemon's gRPC, synthesis, GPU-worker and finalizer threads, which allocate
@@ -245,10 +248,12 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   // the daemon's descriptors grow without bound.
   b.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS,
                        (int)std::min<uint64_t>(uint64_t{cfg.limits.max_connection_idle_s} * 1000, INT32_MAX));
-  // One thread per running call: the waiting calls are bounded by limits.max_waiting_clients, and the
-  // other calls get threads beyond them.
+  // One thread per running synchronous call (SubmitProof, CancelProof, GetMetrics, the circuit calls),
+  // at most kSyncCallThreads, past which gRPC refuses calls ("Server Threadpool Exhausted"). AwaitProof,
+  // Prove and GetStatus are callback methods that hold none while they wait (grpc_service.cpp), so no
+  // number of waiting clients takes these threads (issue 36 N2).
   grpc::ResourceQuota quota("cuzk-daemon");
-  quota.SetMaxThreads((int)std::min<unsigned>(cfg.limits.max_waiting_clients + 64, 1 << 16));
+  quota.SetMaxThreads(kSyncCallThreads);
   // Requests being received, all connections together, hold at most limits.max_receiving_bytes of gRPC's
   // memory (its read buffers and the messages not yet handed to a call): past it gRPC cancels streams
   // (RST_STREAM ENHANCE_YOUR_CALM, which the client gets as RESOURCE_EXHAUSTED) and closes idle connections,

@@ -3,14 +3,16 @@
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/message.h>
 
-#include <atomic>
-#include <thread>
+#include <map>
+#include <mutex>
 
 #include "engine/job_store.hpp"
 #include "engine/log.hpp"
 #include "formats/proof_zcash.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "hash/sha256.hpp"
+#include "service/await_hub.hpp"
+#include "service/listener.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::service {
@@ -163,30 +165,69 @@ std::string farm_input(const v1::SubmitProofRequest& req) {
   return r.SerializeAsString();
 }
 
-class ProvingService final : public v1::ProvingEngine::Service {
+/// Whose waiting calls a call counts against (limits.max_waiting_per_client): its TCP connection
+/// (`client`, client_address's "ipv4:ADDRESS:PORT" or "ipv6:[ADDRESS]:PORT"). Every connection to a unix
+/// socket has the same address, so there the calls waiting for one job count together instead
+/// (`job_id`), and "" (no per-client count) is returned for a Prove, whose job is its own.
+std::string client_key(const std::string& client, const std::string& job_id) {
+  if (client.rfind("ipv4:", 0) == 0 || client.rfind("ipv6:", 0) == 0) return client;
+  return job_id.empty() ? std::string() : client + " job " + job_id;
+}
+
+/// The AwaitProof and Prove calls, with no server thread while they wait (AwaitHub), and GetStatus, which
+/// a burst of calls must not find the server's threads taken for (issue 36 N2): callback methods (gRPC's
+/// reactor API). The other methods are synchronous, one server thread per running call.
+using ServiceBase =
+    v1::ProvingEngine::WithCallbackMethod_AwaitProof<v1::ProvingEngine::WithCallbackMethod_Prove<
+        v1::ProvingEngine::WithCallbackMethod_GetStatus<v1::ProvingEngine::Service>>>;
+
+/// Threads answering a farm's GetStatus calls (their statements may wait for the database), and the
+/// calls that may wait for them; beyond, GetStatus is RESOURCE_EXHAUSTED.
+constexpr unsigned kStatusThreads = 2;
+constexpr size_t kMaxQueuedStatus = 4096;
+
+class ProvingService final : public ServiceBase {
  public:
   ProvingService(engine::Engine& e, engine::ProofKinds& kinds, const ServiceLimits& limits,
                  engine::JobStore* farm)
-      : engine_(e), kinds_(kinds), limits_(limits), farm_(farm) {}
+      : engine_(e), kinds_(kinds), limits_(limits), farm_(farm), hub_(e, farm) {}
 
-  Status SubmitProof(ServerContext*, const v1::SubmitProofRequest* req,
+  Status SubmitProof(ServerContext* ctx, const v1::SubmitProofRequest* req,
                      v1::SubmitProofResponse* resp) override {
-    return bounded(submit(*req, resp));
+    return bounded(submit(*req, resp, client_address(ctx->peer())));
   }
 
-  Status AwaitProof(ServerContext* ctx, const v1::AwaitProofRequest* req,
-                    v1::AwaitProofResponse* resp) override {
-    WaitSlot slot(*this);
-    if (!slot.taken) return waiters_full();
-    return bounded(await(ctx, req->job_id(), req->timeout_ms(), resp));
+  grpc::ServerUnaryReactor* AwaitProof(grpc::CallbackServerContext* ctx, const v1::AwaitProofRequest* req,
+                                       v1::AwaitProofResponse* resp) override {
+    auto* r = new WaitCall(*this);
+    if (Status s = r->slot.take(client_key(client_address(ctx->peer()), req->job_id())); !s.ok()) {
+      r->Finish(s);
+      return r;
+    }
+    r->park(req->job_id(), req->timeout_ms(), resp);
+    return r;
   }
 
-  Status Prove(ServerContext* ctx, const v1::ProveRequest* req, v1::ProveResponse* resp) override {
-    WaitSlot slot(*this);  // taken before the job is queued: a refused Prove queues nothing
-    if (!slot.taken) return waiters_full();
-    v1::SubmitProofResponse sub;
-    if (Status s = submit(req->submit(), &sub); !s.ok()) return bounded(s);
-    return bounded(await(ctx, sub.job_id(), 0, resp->mutable_result()));
+  grpc::ServerUnaryReactor* Prove(grpc::CallbackServerContext* ctx, const v1::ProveRequest* req,
+                                  v1::ProveResponse* resp) override {
+    auto* r = new WaitCall(*this);
+    // The slot is taken before the job is queued: a refused Prove queues nothing.
+    std::string client = client_address(ctx->peer());
+    if (Status s = r->slot.take(client_key(client, "")); !s.ok()) {
+      r->Finish(s);
+      return r;
+    }
+    // The submit may parse a C1 or verify vanilla proofs for seconds: on a thread of the hub's, not on
+    // gRPC's callback threads. req and resp live until the call is finished.
+    hub_.run([this, r, client = std::move(client), req, resp] {
+      v1::SubmitProofResponse sub;
+      if (Status s = submit(req->submit(), &sub, client); !s.ok()) {
+        r->finish(bounded(s));
+        return;
+      }
+      r->park(sub.job_id(), 0, resp->mutable_result());
+    });
+    return r;
   }
 
   Status CancelProof(ServerContext*, const v1::CancelProofRequest* req,
@@ -206,7 +247,28 @@ class ProvingService final : public v1::ProvingEngine::Service {
     return Status::OK;
   }
 
-  Status GetStatus(ServerContext*, const v1::GetStatusRequest*, v1::GetStatusResponse* resp) override {
+  /// A single daemon answers at once (the engine's status takes no time: no server thread needed); a
+  /// farm node on one of its status threads.
+  grpc::ServerUnaryReactor* GetStatus(grpc::CallbackServerContext* ctx, const v1::GetStatusRequest*,
+                                      v1::GetStatusResponse* resp) override {
+    grpc::ServerUnaryReactor* r = ctx->DefaultReactor();
+    if (!farm_) {
+      r->Finish(status(resp));
+    } else if (!status_workers_.post([this, r, resp] { r->Finish(status(resp)); })) {
+      r->Finish(
+          Status(StatusCode::RESOURCE_EXHAUSTED,
+                 std::to_string(kMaxQueuedStatus) + " GetStatus calls are waiting already: retry later"));
+    }
+    return r;
+  }
+
+  Status GetMetrics(ServerContext*, const v1::GetMetricsRequest*, v1::GetMetricsResponse* resp) override {
+    resp->set_prometheus_text(engine_.metrics_text());
+    return Status::OK;
+  }
+
+  /// GetStatus's answer (a farm's queues and nodes from its database: UNAVAILABLE while it is away).
+  Status status(v1::GetStatusResponse* resp) {
     const engine::EngineStatus s = engine_.status();
     for (const auto& d : s.devices) {
       v1::GPUStatus* g = resp->add_gpus();
@@ -266,11 +328,6 @@ class ProvingService final : public v1::ProvingEngine::Service {
     return Status::OK;
   }
 
-  Status GetMetrics(ServerContext*, const v1::GetMetricsRequest*, v1::GetMetricsResponse* resp) override {
-    resp->set_prometheus_text(engine_.metrics_text());
-    return Status::OK;
-  }
-
   Status PreloadSRS(ServerContext*, const v1::PreloadSrsRequest* req, v1::PreloadSrsResponse* resp) override {
     // The Filecoin kinds' ids ("porep-32g", "wpost-32g", …) are registered on demand once their
     // parameters are in the cache.
@@ -309,28 +366,113 @@ class ProvingService final : public v1::ProvingEngine::Service {
   }
 
  private:
-  /// An AwaitProof or Prove call counted against limits_.max_waiting_clients while it lives.
+  /// An AwaitProof or Prove call counted against limits_.max_waiting_clients and, per client (client_key),
+  /// limits_.max_waiting_per_client while it lives.
   struct WaitSlot {
-    explicit WaitSlot(ProvingService& s) : svc(s) {
-      unsigned n = svc.waiting_.load();
-      do {
-        if (n >= svc.limits_.max_waiting_clients) return;
-      } while (!svc.waiting_.compare_exchange_weak(n, n + 1));
+    explicit WaitSlot(ProvingService& s) : svc(s) {}
+    /// Takes the slot for `key` ("" = counted only in all): OK, or RESOURCE_EXHAUSTED naming the limit.
+    Status take(std::string k) {
+      std::lock_guard lk(svc.waiting_mu_);
+      if (svc.waiting_ >= svc.limits_.max_waiting_clients)
+        return Status(
+            StatusCode::RESOURCE_EXHAUSTED,
+            std::to_string(svc.limits_.max_waiting_clients) +
+                " clients are waiting for proofs already (limits.max_waiting_clients): retry later");
+      if (!k.empty()) {
+        unsigned& n = svc.waiting_by_client_[k];
+        if (n >= svc.limits_.max_waiting_per_client)
+          return Status(StatusCode::RESOURCE_EXHAUSTED,
+                        std::to_string(n) + " calls of this client" +
+                            (k.find(" job ") != std::string::npos ? " for this job" : "") +
+                            " are waiting for proofs already (limits.max_waiting_per_client): retry later");
+        n++;
+      }
+      svc.waiting_++;
+      key = std::move(k);
       taken = true;
+      return Status::OK;
     }
-    ~WaitSlot() {
-      if (taken) svc.waiting_--;
+    ~WaitSlot() { release(); }
+    /// Gives the slot back (idempotent).
+    void release() {
+      if (!taken) return;
+      taken = false;
+      std::lock_guard lk(svc.waiting_mu_);
+      svc.waiting_--;
+      if (key.empty()) return;
+      auto it = svc.waiting_by_client_.find(key);
+      if (--it->second == 0) svc.waiting_by_client_.erase(it);
     }
     WaitSlot(const WaitSlot&) = delete;
     WaitSlot& operator=(const WaitSlot&) = delete;
     ProvingService& svc;
+    std::string key;
     bool taken = false;
   };
 
-  Status waiters_full() const {
-    return Status(StatusCode::RESOURCE_EXHAUSTED,
-                  std::to_string(limits_.max_waiting_clients) +
-                      " clients are waiting for proofs already (limits.max_waiting_clients): retry later");
+  /// One AwaitProof or Prove call: its slot, held until the call is answered (so that a client calling
+  /// again once answered finds it free), and its wait in the hub. Deletes itself when gRPC is done with
+  /// the call (OnDone).
+  class WaitCall final : public grpc::ServerUnaryReactor {
+   public:
+    explicit WaitCall(ProvingService& s) : svc(s), slot(s) {}
+    /// Waits in the hub for `job_id` (timeout_ms: AwaitProofRequest's), then answers in `resp`. The call
+    /// may be answered and deleted before this returns.
+    void park(const std::string& job_id, uint64_t timeout_ms, v1::AwaitProofResponse* resp) {
+      resp->set_job_id(job_id);
+      auto w = AwaitHub::waiter(job_id, timeout_ms, [this, resp, job_id](AwaitHub::Outcome o) {
+        finish(bounded(svc.answer(job_id, std::move(o), resp)));
+      });
+      {
+        std::lock_guard lk(mu_);
+        waiter_ = w;
+        if (cancelled_) svc.hub_.cancel(w);
+      }
+      svc.hub_.park(std::move(w));  // last: `this` may be gone once the hub has it
+    }
+    void OnCancel() override {  // the client went away (or the server stops): the wait ends
+      std::shared_ptr<AwaitHub::Waiter> w;
+      {
+        std::lock_guard lk(mu_);
+        cancelled_ = true;
+        w = waiter_;
+      }
+      svc.hub_.cancel(w);
+    }
+    /// Answers the call, giving its slot back first.
+    void finish(const Status& s) {
+      slot.release();
+      Finish(s);
+    }
+    void OnDone() override { delete this; }
+    ProvingService& svc;
+    WaitSlot slot;
+
+   private:
+    std::mutex mu_;
+    std::shared_ptr<AwaitHub::Waiter> waiter_;
+    bool cancelled_ = false;
+  };
+
+  /// The status and response of a wait that ended with `o`.
+  Status answer(const std::string& job_id, AwaitHub::Outcome o, v1::AwaitProofResponse* resp) {
+    switch (o.end) {
+      case AwaitHub::End::kFinal:
+      case AwaitHub::End::kTimeout:
+        fill(*o.result, resp);
+        return Status::OK;
+      case AwaitHub::End::kNotFound:
+        return Status(StatusCode::NOT_FOUND, "unknown job \"" + engine::printable(job_id) + "\"");
+      case AwaitHub::End::kCancelled:
+        return Status(StatusCode::CANCELLED, "the client went away");
+      case AwaitHub::End::kUnavailable:
+        return Status(StatusCode::UNAVAILABLE, "the farm's database is unavailable");
+      case AwaitHub::End::kError:
+        return Status(StatusCode::INTERNAL, o.error);
+      case AwaitHub::End::kStopped:
+        break;
+    }
+    return Status(StatusCode::UNAVAILABLE, "the daemon is stopping");
   }
 
   /// The size limits every SubmitProofRequest must keep (INVALID_ARGUMENT naming the field and limit).
@@ -355,13 +497,14 @@ class ProvingService final : public v1::ProvingEngine::Service {
     return Status::OK;
   }
 
-  Status submit(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
+  /// SubmitProof's work (and Prove's first half); `owner` is the client's (gRPC's peer: JobRequest::owner).
+  Status submit(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp, const std::string& owner) {
     if (!v1::ProofKind_IsValid(req.proof_kind()))
       return Status(StatusCode::INVALID_ARGUMENT,
                     "proof_kind " + std::to_string((int)req.proof_kind()) + " is not a cuzk.v1 ProofKind");
     if (Status s = check_limits(req); !s.ok()) return s;
     v1::ProofKind kind = req.proof_kind();
-    if (filecoin_kind(kinds_, kind)) return enqueue_filecoin(req, resp);
+    if (filecoin_kind(kinds_, kind)) return enqueue_filecoin(req, resp, owner);
     // circom or bellperson (or unspecified: the circuit's registry kind says which): a registered circuit
     // and one .wtns per partition.
     const engine::ProofRequest r = request_of(req);
@@ -402,7 +545,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
                                 ? witness_kind->job(r)
                                 : kinds_.find(v1::ProofKind_Name(kind))->job(r);
     if (kind == v1::PROOF_KIND_UNSPECIFIED) jr.kind = "UNKNOWN";
-    return enqueue(req, std::move(jr), resp);
+    return enqueue(req, std::move(jr), resp, owner);
   }
 
   /// A circuit_id + witnesses job stored in the farm's database (any node claims its partitions).
@@ -440,14 +583,15 @@ class ProvingService final : public v1::ProvingEngine::Service {
     }
   }
 
-  /// Queues the Filecoin job that filecoin_job builds from `req` (the kind's check of the fields it takes,
-  /// then its parse and check of the vanilla proofs or C1, so that a bad one is refused at once): an
-  /// Error(kIo) from it is FAILED_PRECONDITION (missing parameters are the daemon's state, naming the
-  /// file), any other Error INVALID_ARGUMENT naming the problem. The request's vanilla proofs, which the
+  /// Queues, for `owner`, the Filecoin job that filecoin_job builds from `req` (the kind's check of the
+  /// fields it takes, then its parse and check of the vanilla proofs or C1, so that a bad one is refused at
+  /// once): an Error(kIo) from it is FAILED_PRECONDITION (missing parameters are the daemon's state, naming
+  /// the file), any other Error INVALID_ARGUMENT naming the problem. The request's vanilla proofs, which the
   /// partitions share once parsed, stay charged to the queued input (extra_bytes) until the job ends. In a
   /// farm the request itself (less request_id, priority and deadline) is stored as the job's input, one
   /// partition row per partition: the claiming nodes make their partitions from it (make_farm_expander).
-  Status enqueue_filecoin(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp) {
+  Status enqueue_filecoin(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* resp,
+                          const std::string& owner) {
     engine::JobRequest jr;
     try {
       jr = filecoin_job(kinds_, req);
@@ -469,12 +613,15 @@ class ProvingService final : public v1::ProvingEngine::Service {
     }
     jr.extra_bytes = req.vanilla_proof().size();
     for (const std::string& v : req.vanilla_proofs()) jr.extra_bytes += v.size();
-    return enqueue(req, std::move(jr), resp);
+    return enqueue(req, std::move(jr), resp, owner);
   }
 
-  /// Queues `jr`, the job of `req`: its request_id, priority and fingerprint are taken from `req`.
-  Status enqueue(const v1::SubmitProofRequest& req, engine::JobRequest jr, v1::SubmitProofResponse* resp) {
+  /// Queues `jr`, the job of `req`, for `owner`: its request_id, priority and fingerprint are taken from
+  /// `req`.
+  Status enqueue(const v1::SubmitProofRequest& req, engine::JobRequest jr, v1::SubmitProofResponse* resp,
+                 const std::string& owner) {
     jr.request_id = req.request_id();
+    jr.owner = owner;
     const int pr = req.priority();
     jr.priority = pr >= 1 && pr <= 4 ? engine::Priority(pr) : engine::Priority::kNormal;
     if (req.deadline_unix_ms()) {
@@ -504,39 +651,9 @@ class ProvingService final : public v1::ProvingEngine::Service {
     }
   }
 
-  Status await(ServerContext* ctx, const std::string& job_id, uint64_t timeout_ms,
-               v1::AwaitProofResponse* resp) {
-    resp->set_job_id(job_id);
-    // Wait in slices so that a client that goes away frees its server thread.
-    const auto t0 = engine::Clock::now();
-    std::optional<engine::JobResult> r;
-    for (;;) {
-      uint64_t slice = 1000;
-      if (timeout_ms) {
-        const double left = (double)timeout_ms - engine::ms_between(t0, engine::Clock::now());
-        slice = left <= 1 ? 1 : std::min<uint64_t>(slice, (uint64_t)left);
-      }
-      if (farm_) {
-        // While the database is away the call keeps waiting (the job is safe there).
-        try {
-          r = farm_->await(job_id, slice);
-        } catch (const engine::StoreUnavailable&) {
-          if (ctx->IsCancelled()) return Status(StatusCode::CANCELLED, "the client went away");
-          if (timeout_ms && engine::ms_between(t0, engine::Clock::now()) >= (double)timeout_ms)
-            return Status(StatusCode::UNAVAILABLE, "the farm's database is unavailable");
-          std::this_thread::sleep_for(std::chrono::milliseconds(200));
-          continue;
-        } catch (const std::exception& e) {
-          return Status(StatusCode::INTERNAL, e.what());
-        }
-      } else {
-        r = engine_.await(job_id, slice);
-      }
-      if (!r) return Status(StatusCode::NOT_FOUND, "unknown job \"" + engine::printable(job_id) + "\"");
-      if (engine::is_final(r->state)) break;
-      if (ctx->IsCancelled()) return Status(StatusCode::CANCELLED, "the client went away");
-      if (timeout_ms && engine::ms_between(t0, engine::Clock::now()) >= (double)timeout_ms) break;
-    }
+  /// The response for the job as `r` holds it (TIMEOUT when it is not final).
+  void fill(const engine::JobResult& job, v1::AwaitProofResponse* resp) {
+    const engine::JobResult* r = &job;
     switch (r->state) {
       case engine::JobState::kCompleted:
         resp->set_status(v1::AwaitProofResponse::COMPLETED);
@@ -576,14 +693,17 @@ class ProvingService final : public v1::ProvingEngine::Service {
           resp->add_public_json(public_to_json(r->public_inputs[i]));
         }
     }
-    return Status::OK;
   }
 
   engine::Engine& engine_;
   engine::ProofKinds& kinds_;
   const ServiceLimits limits_;
-  engine::JobStore* farm_;            ///< set in a [cluster] daemon: jobs live in the farm's store
-  std::atomic<unsigned> waiting_{0};  ///< AwaitProof and Prove calls now (WaitSlot)
+  engine::JobStore* farm_;  ///< set in a [cluster] daemon: jobs live in the farm's store
+  std::mutex waiting_mu_;
+  unsigned waiting_ = 0;                               ///< AwaitProof and Prove calls now (WaitSlot)
+  std::map<std::string, unsigned> waiting_by_client_;  ///< of them, per client_key (no zero entry)
+  CallWorkers status_workers_{kStatusThreads, kMaxQueuedStatus};  ///< a farm's GetStatus calls
+  AwaitHub hub_;  ///< last: destroyed first, answering the calls still waiting while the rest lives
 };
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include <set>
 #include <thread>
 
+#include "../timing.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/engine.hpp"
 #include "engine/loaders.hpp"
@@ -28,7 +29,6 @@
 #include "groth16/verifier.hpp"
 #include "service/config.hpp"
 #include "service/daemon.hpp"
-#include "../timing.hpp"
 #include "util/error.hpp"
 #include "util/fault.hpp"
 
@@ -295,6 +295,249 @@ TEST(ServiceAbuse, WaitingClientsAreBounded) {
   d.expect_valid(r, 8);
 }
 
+/// A client of `d` on a connection of its own (gRPC shares one connection between channels with the same
+/// arguments unless told not to): another client as the daemon sees it.
+std::unique_ptr<v1::ProvingEngine::Stub> other_client(const Daemon1& d, const std::string& addr = "") {
+  grpc::ChannelArguments args;
+  args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  return v1::ProvingEngine::NewStub(
+      grpc::CreateCustomChannel(addr.empty() ? "127.0.0.1:" + std::to_string(d.daemon->grpc_port()) : addr,
+                                grpc::InsecureChannelCredentials(), args));
+}
+
+/// Threads of this process now (the daemon runs in it).
+size_t thread_count() {
+  return (size_t)std::distance(std::filesystem::directory_iterator("/proc/self/task"),
+                               std::filesystem::directory_iterator());
+}
+
+/// AwaitProof calls in flight on a completion queue (no client thread each).
+struct ParkedAwaits {
+  struct Call {
+    grpc::ClientContext ctx;
+    v1::AwaitProofResponse resp;
+    grpc::Status status;
+    std::unique_ptr<grpc::ClientAsyncResponseReader<v1::AwaitProofResponse>> reader;
+    bool answered = false;
+  };
+  grpc::CompletionQueue cq;
+  std::vector<std::unique_ptr<Call>> calls;
+  size_t answered = 0;
+  void start(v1::ProvingEngine::Stub& stub, const std::string& job_id) {
+    auto c = std::make_unique<Call>();
+    v1::AwaitProofRequest req;
+    req.set_job_id(job_id);  // timeout_ms 0: until the job is final
+    c->reader = stub.AsyncAwaitProof(&c->ctx, req, &cq);
+    c->reader->Finish(&c->resp, &c->status, c.get());
+    calls.push_back(std::move(c));
+  }
+  /// Collects the answers that come within `ms` (scaled).
+  void collect(double ms) {
+    const auto until = std::chrono::system_clock::now() + test::scaled_ms(ms);
+    void* tag;
+    bool ok;
+    while (answered < calls.size() && cq.AsyncNext(&tag, &ok, until) == grpc::CompletionQueue::GOT_EVENT) {
+      static_cast<Call*>(tag)->answered = true;
+      answered++;
+    }
+  }
+  /// Cancels every call not answered and waits for their answers.
+  void cancel_all() {
+    for (auto& c : calls)
+      if (!c->answered) c->ctx.TryCancel();
+    void* tag;
+    bool ok;
+    for (; answered < calls.size() && cq.Next(&tag, &ok); answered++)
+      static_cast<Call*>(tag)->answered = true;
+  }
+  ~ParkedAwaits() { cq.Shutdown(); }
+};
+
+/// `n` GetStatus calls of `stub` at once: how many answered OK, and the slowest answer's time (ms).
+std::pair<int, double> status_burst(v1::ProvingEngine::Stub& stub, int n) {
+  struct S {
+    grpc::ClientContext ctx;
+    v1::GetStatusResponse resp;
+    grpc::Status status;
+    std::unique_ptr<grpc::ClientAsyncResponseReader<v1::GetStatusResponse>> reader;
+  };
+  grpc::CompletionQueue cq;
+  std::vector<std::unique_ptr<S>> calls;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < n; i++) {
+    auto c = std::make_unique<S>();
+    c->reader = stub.AsyncGetStatus(&c->ctx, v1::GetStatusRequest(), &cq);
+    c->reader->Finish(&c->resp, &c->status, c.get());
+    calls.push_back(std::move(c));
+  }
+  void* tag;
+  bool ok;
+  for (int i = 0; i < n; i++) cq.Next(&tag, &ok);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  cq.Shutdown();
+  int good = 0;
+  for (auto& c : calls) good += c->status.ok();
+  return {good, ms};
+}
+
+// Issue 36 N2: 1,024 AwaitProof(timeout_ms = 0) of one client took every waiting slot (every other
+// client's AwaitProof and Prove got RESOURCE_EXHAUSTED), each held a server thread, and of 2,000 GetStatus
+// calls next to them 493 were refused ("Server Threadpool Exhausted"). Now a client has its own cap
+// (limits.max_waiting_per_client), waiting calls and GetStatus hold no server thread, and the other
+// clients are served.
+TEST(ServiceAbuse, OneClientsWaitingCallsLeaveRoomForTheOthers) {
+  Daemon1 d("[limits]\nmax_waiting_clients = 64\nmax_waiting_per_client = 48\n");
+  std::vector<std::string> ids;
+  for (int i = 0; i < 24; i++) {  // seconds of work on one CPU thread, at low priority
+    v1::SubmitProofRequest r = d.job(8);
+    r.set_priority(v1::LOW);
+    std::string id;
+    ASSERT_TRUE(d.submit(r, &id).ok());
+    ids.push_back(id);
+  }
+  auto a = other_client(d);
+  auto b = other_client(d);
+  const size_t threads0 = thread_count();
+  // Client a asks for every slot of the daemon: 48 wait, the other 16 are refused at once, naming a's
+  // own limit.
+  ParkedAwaits parked;
+  for (int i = 0; i < 64; i++) parked.start(*a, ids.back());
+  parked.collect(1000);
+  ASSERT_EQ(parked.answered, 16u);
+  for (auto& c : parked.calls)
+    if (c->answered) {
+      EXPECT_EQ(c->status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+      EXPECT_NE(c->status.error_message().find("limits.max_waiting_per_client"), std::string::npos)
+          << c->status.error_message();
+    }
+  // The waiting calls hold no server thread each (they used to: +48 here).
+  EXPECT_LT(thread_count(), threads0 + 16) << "threads before: " << threads0;
+  // Client b: 2,000 GetStatus at once are all answered, and then one more at once.
+  const auto [good, burst_ms] = status_burst(*b, 2000);
+  EXPECT_EQ(good, 2000);
+  const auto t0 = std::chrono::steady_clock::now();
+  {
+    grpc::ClientContext ctx;
+    v1::GetStatusResponse gs;
+    EXPECT_TRUE(b->GetStatus(&ctx, v1::GetStatusRequest(), &gs).ok());
+  }
+  const double one_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  RecordProperty("status_burst_2000_ms", std::to_string(burst_ms));
+  RecordProperty("status_after_burst_ms", std::to_string(one_ms));
+  EXPECT_LT(one_ms, (double)test::scaled_ms(500).count());
+  // b's AwaitProof and Prove are served.
+  {
+    v1::AwaitProofRequest req;
+    req.set_job_id(ids[ids.size() - 2]);
+    req.set_timeout_ms(50);
+    grpc::ClientContext ctx;
+    v1::AwaitProofResponse r;
+    EXPECT_TRUE(b->AwaitProof(&ctx, req, &r).ok());
+    EXPECT_EQ(r.status(), v1::AwaitProofResponse::TIMEOUT);
+  }
+  v1::ProveRequest pr;
+  *pr.mutable_submit() = d.job(1);
+  pr.mutable_submit()->set_priority(v1::CRITICAL);
+  v1::ProveResponse presp;
+  grpc::ClientContext pctx;
+  ASSERT_TRUE(b->Prove(&pctx, pr, &presp).ok());
+  d.expect_valid(presp.result(), 1);
+  // Client a's calls end when it goes away; its slots are free again.
+  parked.cancel_all();
+  int cancelled = 0;
+  for (auto& c : parked.calls) cancelled += c->status.error_code() == grpc::StatusCode::CANCELLED;
+  EXPECT_EQ(cancelled, 48);
+  for (const std::string& id : ids) {
+    grpc::ClientContext cctx;
+    v1::CancelProofRequest creq;
+    creq.set_job_id(id);
+    v1::CancelProofResponse cresp;
+    d.stub->CancelProof(&cctx, creq, &cresp);
+  }
+  grpc::ClientContext ctx;
+  v1::AwaitProofRequest req;
+  req.set_job_id(ids.back());
+  v1::AwaitProofResponse r;
+  ASSERT_TRUE(a->AwaitProof(&ctx, req, &r).ok());
+  EXPECT_EQ(r.status(), v1::AwaitProofResponse::CANCELLED);
+}
+
+// On a unix socket every connection has the same peer ("unix:"): there the calls waiting for one job
+// count together against limits.max_waiting_per_client.
+TEST(ServiceAbuse, OnAUnixSocketTheWaitingCallsOfOneJobAreCapped) {
+  const std::string sock = "/tmp/cuzk-wait-" + std::to_string(getpid()) + ".sock";
+  std::filesystem::remove(sock);
+  Daemon1 d("[limits]\nmax_waiting_per_client = 2\n", "unix://" + sock);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 12; i++) {
+    std::string id;
+    ASSERT_TRUE(d.submit(d.job(8), &id).ok());
+    ids.push_back(id);
+  }
+  ParkedAwaits parked;
+  for (int i = 0; i < 2; i++) parked.start(*d.stub, ids.back());
+  parked.collect(300);  // they reach the daemon first
+  ASSERT_EQ(parked.answered, 0u);
+  v1::AwaitProofResponse r;
+  const grpc::Status st = d.await(ids.back(), &r, 1);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(st.error_message().find("for this job"), std::string::npos) << st.error_message();
+  ASSERT_TRUE(d.await(ids[ids.size() - 2], &r, 1).ok());  // another job's waiters count apart
+  EXPECT_EQ(r.status(), v1::AwaitProofResponse::TIMEOUT);
+  parked.cancel_all();
+  d.daemon->shutdown();
+  std::filesystem::remove(sock);
+}
+
+// Issue 36 N3: a failed job was charged ~480 bytes per partition it no longer held, so 141 requests of
+// 1,024 one-byte witnesses from one client pushed every retained result out, and another client's
+// completed job answered NOT_FOUND. A failed job is charged what it holds now, and failures go before
+// completed results (the owner with the most failures first).
+TEST(ServiceAbuse, AnotherClientsFailuresDoNotFlushRetainedResults) {
+  Daemon1 d;
+  auto a = other_client(d);
+  auto b = other_client(d);
+  auto submit = [](v1::ProvingEngine::Stub& s, const v1::SubmitProofRequest& req) {
+    grpc::ClientContext ctx;
+    v1::SubmitProofResponse resp;
+    EXPECT_TRUE(s.SubmitProof(&ctx, req, &resp).ok());
+    return resp.job_id();
+  };
+  auto await = [](v1::ProvingEngine::Stub& s, const std::string& id, v1::AwaitProofResponse* r) {
+    grpc::ClientContext ctx;
+    v1::AwaitProofRequest req;
+    req.set_job_id(id);
+    return s.AwaitProof(&ctx, req, r);
+  };
+  const std::string done = submit(*a, d.job(1));
+  v1::SubmitProofRequest bad = d.job(1);
+  bad.set_witnesses(0, d.wtns.substr(0, 64));
+  const std::string failed = submit(*a, bad);
+  v1::AwaitProofResponse r;
+  ASSERT_TRUE(await(*a, done, &r).ok());
+  d.expect_valid(r, 1);
+  ASSERT_TRUE(await(*a, failed, &r).ok());
+  ASSERT_EQ(r.status(), v1::AwaitProofResponse::FAILED);
+  const uint64_t before = d.daemon->engine().status().retained_bytes;
+  v1::SubmitProofRequest flood;
+  flood.set_circuit_id("mimc");
+  for (int i = 0; i < 1024; i++) flood.add_witnesses(std::string(1, 'x'));
+  std::string last;
+  for (int i = 0; i < 150; i++) last = submit(*b, flood);  // ~450 KiB sent
+  ASSERT_TRUE(await(*b, last, &r).ok());
+  ASSERT_EQ(r.status(), v1::AwaitProofResponse::FAILED);
+  const engine::EngineStatus s = d.daemon->engine().status();
+  EXPECT_EQ(s.retained_jobs, 152u);
+  // ~1 KiB per failed job, however many partitions it had (~480 KiB each before).
+  RecordProperty("charged_bytes_per_failed_job", std::to_string((s.retained_bytes - before) / 150));
+  EXPECT_LT(s.retained_bytes - before, 150u * 2048) << s.retained_bytes - before;
+  ASSERT_TRUE(await(*a, done, &r).ok());
+  d.expect_valid(r, 1);
+  ASSERT_TRUE(await(*a, failed, &r).ok());
+  EXPECT_EQ(r.status(), v1::AwaitProofResponse::FAILED);
+}
+
 // Found by the soak (tests/soak): a client that leaves connections open (gRPC's own client does when a
 // channel is dropped while it connects) made the daemon's descriptors grow for good. A connection with
 // no call for limits.max_connection_idle_s is closed now; the client reconnects on its next call.
@@ -312,7 +555,8 @@ TEST(ServiceAbuse, IdleConnectionsAreClosed) {
   EXPECT_EQ(channel->GetState(false), GRPC_CHANNEL_READY);
   // The daemon closes the idle connection (GOAWAY) after about 1 s; the client's own idle limit is 30 min.
   const auto t0 = std::chrono::steady_clock::now();
-  test::wait_until([&] { return channel->GetState(false) != GRPC_CHANNEL_READY; }, 5000, std::chrono::milliseconds(50));
+  test::wait_until([&] { return channel->GetState(false) != GRPC_CHANNEL_READY; }, 5000,
+                   std::chrono::milliseconds(50));
   EXPECT_NE(channel->GetState(false), GRPC_CHANNEL_READY)
       << "the idle connection is still open after " << test::scaled_ms(5000).count() << " ms";
   EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(500));  // not before the limit
