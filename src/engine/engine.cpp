@@ -22,7 +22,7 @@ struct Engine::Impl {
                 : cfg.memory_budget  ? std::max<uint64_t>(cfg.memory_budget / 4, 1ull << 30)
                                      : 0),
         devices(backends.size()),
-        pipeline(cfg, metrics, memory, circuits, tracker),
+        pipeline(cfg, metrics, memory, circuits, tracker, backends),
         started(Clock::now()) {
     for (size_t i = 0; i < backends.size(); i++) {
       devices[i].ordinal = (unsigned)i;
@@ -228,6 +228,16 @@ std::string Engine::metrics_text() const {
         "Bytes of a circuit's key streamed to a GPU from host memory per partition (its device plan).",
         (double)bytes.second, plan_labels(key));
   return out;
+}
+
+KeyVectorSet Engine::device_resident(const ProvingKey& shape, const CompactCs* rows) const {
+  KeyVectorSet all;
+  all.fill(true);
+  for (const ProverBackend* b : impl_->pipeline.backends) {
+    const KeyVectorSet mine = b->device_resident(shape, rows);
+    for (int v = 0; v < kKeyVectors; v++) all[v] = all[v] && mine[v];
+  }
+  return all;
 }
 
 void Engine::set_key_plan(const std::string& circuit, int gpu, uint64_t resident_bytes,

@@ -173,8 +173,9 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
       throw Error(ErrorCode::kInvalidArgument, name + ": gpus.mem_budget: " + e.what());
     }
     if (c.gpu_mem_budget_bytes == 0)
-      throw Error(ErrorCode::kInvalidArgument, name + ": gpus.mem_budget: '" + c.gpu_mem_budget +
-                                                   "' is no size (e.g. 16GiB; leave it out for the whole device)");
+      throw Error(ErrorCode::kInvalidArgument,
+                  name + ": gpus.mem_budget: '" + c.gpu_mem_budget +
+                      "' is no size (e.g. 16GiB; leave it out for the whole device)");
   }
   if (const toml::table* t = section(root, "synthesis", name)) {
     TableReader r(*t, "synthesis.", name);
@@ -201,6 +202,7 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
     r.str("total_budget", c.total_budget);
     r.str("safety_margin", c.safety_margin);
     r.str("eviction_min_idle", eviction_min_idle);
+    r.boolean("release_device_keys", c.release_device_keys);
     r.no_unknown_keys();
   }
   uint64_t margin = 0;

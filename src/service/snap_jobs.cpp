@@ -67,6 +67,7 @@ std::string SnapJobs::ensure_circuit(const std::string& size) {
     return reading([&](const ParamsReadOptions& opt) {
       ParamsReadOptions o = opt;
       if (!o.pool && !o.threads) o.pool = &pool;
+      o.rows = rows.get();  // what the vectors to release are planned with
       engine::LoadedCircuit out;
       out.key = std::make_shared<const ProvingKey>(read_params(path, o));
       check_key_fits(*out.key, *rows, path.string() + " and the " + size + " SnapDeals circuit");
