@@ -93,14 +93,24 @@ class ChunkSequence {
   size_t fetched_ = 0, used_ = 0;
 };
 
+/// The source of `key`'s released vectors; throws Error(kInternal) when it has none.
+const KeyVectorSource& source_of(const ProvingKey& key) {
+  if (!key.source)
+    throw Error(ErrorCode::kInternal, "GPU backend: the key has released point vectors and no source");
+  return *key.source;
+}
+
 /// One key on the device, laid out by its DevicePlan: the resident point vectors with an MSM engine
 /// each, and the streamed vectors' host ranges page-locked so that their chunks cross at the link's DMA
-/// rate (HostRegistration; no second host copy).
+/// rate (HostRegistration; no second host copy). Vectors the key released (ProvingKey::released) are
+/// read from its source: a resident one only while it is uploaded, a streamed one (the plan changed since
+/// it was released) kept here.
 struct Resident {
   std::shared_ptr<const ProvingKey> key;
   DevicePlan plan;
   std::unique_ptr<cuda::MsmG1> a, b_g1, l, h;
   std::unique_ptr<cuda::MsmG2> b_g2;
+  ProvingKey fetched;  // streamed vectors that the key released, read again
   std::vector<cuda::HostRegistration> pins;
   size_t bytes = 0;  // device bytes of the resident vectors
   uint64_t last_use = 0;
@@ -109,25 +119,46 @@ struct Resident {
   Resident(std::shared_ptr<const ProvingKey> k, const DevicePlan& p, int device)
       : key(std::move(k)), plan(p) {
     const cuda::MsmConfig cfg{device, 0, size_t{1} << 28, plan.msm_scratch_bytes};
-    auto keep_g1 = [&](KeyVector v, std::unique_ptr<cuda::MsmG1>& e, const BigVector<G1Affine>& pts) {
+    const bool owned = key.use_count() > 0;
+    auto keep_g1 = [&](KeyVector v, std::unique_ptr<cuda::MsmG1>& e) {
+      const bool released = key->is_released(v);
       if (plan.resident[(int)v]) {
         e = std::make_unique<cuda::MsmG1>(cfg);
-        e->set_bases(pts);
-      } else if (key.use_count() > 0 && !pts.empty()) {
-        pins.emplace_back(pts.data(), pts.size() * sizeof(G1Affine), device);
+        if (released)
+          e->set_bases(source_of(*key).read_g1(v));  // the host copy goes once it is up
+        else
+          e->set_bases(key->g1(v));
+        return;
       }
+      if (released) fetched.g1(v) = source_of(*key).read_g1(v);
+      const BigVector<G1Affine>& pts = host_g1(v);
+      if (owned && !pts.empty()) pins.emplace_back(pts.data(), pts.size() * sizeof(G1Affine), device);
     };
-    keep_g1(KeyVector::kH, h, key->h);
-    keep_g1(KeyVector::kA, a, key->a);
-    keep_g1(KeyVector::kBG1, b_g1, key->b_g1);
-    keep_g1(KeyVector::kL, l, key->l);
+    keep_g1(KeyVector::kH, h);
+    keep_g1(KeyVector::kA, a);
+    keep_g1(KeyVector::kBG1, b_g1);
+    keep_g1(KeyVector::kL, l);
+    const bool g2_released = key->is_released(KeyVector::kBG2);
     if (plan.resident[(int)KeyVector::kBG2]) {
       b_g2 = std::make_unique<cuda::MsmG2>(cfg);
-      b_g2->set_bases(key->b_g2);
-    } else if (key.use_count() > 0 && !key->b_g2.empty()) {
-      pins.emplace_back(key->b_g2.data(), key->b_g2.size() * sizeof(G2Affine), device);
+      if (g2_released)
+        b_g2->set_bases(source_of(*key).read_g2());
+      else
+        b_g2->set_bases(key->b_g2);
+    } else {
+      if (g2_released) fetched.b_g2 = source_of(*key).read_g2();
+      const BigVector<G2Affine>& pts = host_g2();
+      if (owned && !pts.empty()) pins.emplace_back(pts.data(), pts.size() * sizeof(G2Affine), device);
     }
     bytes = plan.resident_bytes;
+  }
+  /// The host points of streamed G1 vector v (the key's, or read again here when it released them).
+  const BigVector<G1Affine>& host_g1(KeyVector v) const {
+    return key->is_released(v) ? fetched.g1(v) : key->g1(v);
+  }
+  /// The host points of b_g2 when it streams.
+  const BigVector<G2Affine>& host_g2() const {
+    return key->is_released(KeyVector::kBG2) ? fetched.b_g2 : key->b_g2;
   }
   /// Whether every streamed vector's host range is page-locked.
   bool pinned() const {
@@ -554,9 +585,29 @@ GpuBackend::~GpuBackend() = default;
 std::string GpuBackend::name() const { return impl_->name; }
 const GpuBackendOptions& GpuBackend::options() const { return impl_->opt; }
 
-bool GpuBackend::preload(const std::shared_ptr<const ProvingKey>& key) {
+bool GpuBackend::preload(const std::shared_ptr<const ProvingKey>& key, const CompactCs* rows) {
   std::lock_guard<std::mutex> lk(impl_->gpu_mu);
-  return key.use_count() > 0 && impl_->resident_for(key)->plan.all_resident();
+  return key.use_count() > 0 && impl_->resident_for(key, rows)->plan.all_resident();
+}
+
+// These two plan without the GPU mutex (held through a partition's kernels): the budget and the device
+// are fixed once the backend is made.
+KeyVectorSet GpuBackend::device_resident(const ProvingKey& key, const CompactCs* rows) const {
+  KeyVectorSet out = plan_device(shape_on_device(key, rows), impl_->device_budget()).resident;
+  if (impl_->g2_pool) out[(int)KeyVector::kBG2] = false;  // the CPU pool reads b_g2's host points
+  return out;
+}
+
+uint64_t GpuBackend::partition_host_bytes(const ProvingKey& key, const CompactCs* rows) const {
+  const DevicePlan p = plan_device(shape_on_device(key, rows), impl_->device_budget());
+  const uint64_t n = key.domain_size(), vars = (uint64_t)key.n_inputs + key.n_aux;
+  uint64_t b = 0;
+  if (rows && p.rows_streamed)
+    b += 32 * n;  // a parked in pinned memory while b and c are transformed
+  else if (rows && !p.rows_resident)
+    b += 32 * (3 * n + vars);                                          // a, b, c and the witness on the host
+  if (impl_->g2_pool) b += 32 * (uint64_t)key.count(KeyVector::kBG2);  // B scalars for the CPU's G2 MSM
+  return b;
 }
 
 DevicePlan GpuBackend::plan(const ProvingKey& key, const CompactCs* rows) const {
@@ -627,7 +678,11 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     if (ms_since(t) > 1) st.emplace_back("srs_upload", ms_since(t));
   }
   trace_memory(st, "key", dev);
-  const DevicePlan plan = res->plan;  // a copy: a later call may re-plan the key (its rows became known)
+  DevicePlan plan = res->plan;  // a copy: a later call may re-plan the key (its rows became known)
+  // CUZK_H_LEAN=1 (tests): the lean H wherever rows stream, as the smallest cards get it; it needs less
+  // device memory than the plan's own arrangement, so the plan still holds.
+  if (const char* e = std::getenv("CUZK_H_LEAN"); e && std::string(e) == "1" && plan.rows_streamed)
+    plan.h_lean = true;
   // Frugal: the budget is the user's, or the plan leaves little room: the pool's cached blocks go back
   // between H and the MSMs and each MSM engine's scratch after its call, so the device peak is the plan's.
   const size_t peak =
@@ -782,11 +837,13 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
       pipe = std::make_unique<cuda::ChunkPipe>(chunk_bytes(plan.chunk_bytes), dev);
       seq = std::make_unique<ChunkSequence>(*pipe);
       // in the order of the calls below
-      if (!res->h) seq->add(key->h.data(), h_len, sizeof(G1Affine));
-      if (!res->a) seq->add(key->a.data(), key->a.size(), sizeof(G1Affine));
-      if (!res->b_g1) seq->add(key->b_g1.data(), key->b_g1.size(), sizeof(G1Affine));
-      if (!res->l) seq->add(key->l.data(), key->n_aux, sizeof(G1Affine));
-      if (!im.g2_pool && !res->b_g2) seq->add(key->b_g2.data(), key->b_g1.size(), sizeof(G2Affine));
+      if (!res->h) seq->add(res->host_g1(KeyVector::kH).data(), h_len, sizeof(G1Affine));
+      if (!res->a) seq->add(res->host_g1(KeyVector::kA).data(), key->count(KeyVector::kA), sizeof(G1Affine));
+      if (!res->b_g1)
+        seq->add(res->host_g1(KeyVector::kBG1).data(), key->count(KeyVector::kBG1), sizeof(G1Affine));
+      if (!res->l) seq->add(res->host_g1(KeyVector::kL).data(), key->n_aux, sizeof(G1Affine));
+      if (!im.g2_pool && !res->b_g2)
+        seq->add(res->host_g2().data(), key->count(KeyVector::kBG1), sizeof(G2Affine));
     }
     const size_t scratch = plan.msm_scratch_bytes;
     auto run = [&](auto& engine, auto& stream_engine, const auto& bases, const Fr* sc, size_t len) {
@@ -799,7 +856,7 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     };
 
     t = Clock::now();
-    s.h = run(res->h, im.stream_g1, key->h, a.data(), h_len);
+    s.h = run(res->h, im.stream_g1, res->host_g1(KeyVector::kH), a.data(), h_len);
     trace_memory(st, "msm_h", dev);
     a = {};
     st.emplace_back("msm_h", ms_since(t));
@@ -807,7 +864,7 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
 
     // scalars of A, B, L on the device, compacted by density
     t = Clock::now();
-    cuda::DeviceFrVec as(key->a.size(), dev), bs(key->b_g1.size(), dev);
+    cuda::DeviceFrVec as(key->count(KeyVector::kA), dev), bs(key->count(KeyVector::kBG1), dev);
     cuda::gather_by_density(asg->inputs, d_aux, key->n_aux, asg->a_aux.words().data(), asg->a_aux.size(), as);
     std::vector<Fr> b_head;
     for (size_t i = 0; i < asg->inputs.size(); i++)
@@ -823,21 +880,23 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
       st.emplace_back(name, ms_since(t0));
       return out;
     };
-    s.a = run_g1("msm_a", res->a, key->a, as.data(), as.size());
-    s.b_g1 = run_g1("msm_b_g1", res->b_g1, key->b_g1, bs.data(), bs.size());
-    s.l = run_g1("msm_l", res->l, key->l, d_aux, key->n_aux);
+    s.a = run_g1("msm_a", res->a, res->host_g1(KeyVector::kA), as.data(), as.size());
+    s.b_g1 = run_g1("msm_b_g1", res->b_g1, res->host_g1(KeyVector::kBG1), bs.data(), bs.size());
+    s.l = run_g1("msm_l", res->l, res->host_g1(KeyVector::kL), d_aux, key->n_aux);
     trace_memory(st, "msm_l", dev);
     if (slot) im.give_slot(std::move(slot));  // the L MSM returned: no kernel reads the witness now
     if (!im.g2_pool) {
       t = Clock::now();
-      s.b_g2 = run(res->b_g2, im.stream_g2, key->b_g2, bs.data(), bs.size());
+      s.b_g2 = run(res->b_g2, im.stream_g2, res->host_g2(), bs.data(), bs.size());
       st.emplace_back("msm_b_g2", ms_since(t));
     }
   }
   if (im.g2_pool) {
     // B_G2 on the CPU pool, after the GPU mutex is released; the handle owns key and assignment.
-    // Borrowed values are not read after start() returns: their B scalars are gathered now.
+    // Borrowed values are not read after start() returns: their B scalars are gathered now. A key that
+    // released b_g2 (device_resident leaves it out here; a caller may not) is read again for it.
     ThreadPool* pool = im.g2_pool.get();
+    if (key->is_released(KeyVector::kBG2)) key = with_host_vectors(key);
     if (asg->borrows())
       g2 = std::async(std::launch::async,
                       [key, bs = b_scalars(*asg), pool] { return msm<Fp2>(key->b_g2, bs, *pool); });

@@ -27,10 +27,10 @@ namespace cuzk {
 
 /// Settings of a GpuBackend.
 struct GpuBackendOptions {
-  int device = 0;         ///< CUDA device ordinal
-  size_t mem_budget = 0;  ///< bytes of device memory this backend may use in all: resident keys and rows,
-                          ///< one partition's buffers and the chunks of streamed keys
-                          ///< (groth16/device_plan.hpp); 0 = the device's whole memory
+  int device = 0;           ///< CUDA device ordinal
+  size_t mem_budget = 0;    ///< bytes of device memory this backend may use in all: resident keys and rows,
+                            ///< one partition's buffers and the chunks of streamed keys
+                            ///< (groth16/device_plan.hpp); 0 = the device's whole memory
   bool g2_on_cpu = false;   ///< B_G2 MSM on a CPU pool (overlapped) instead of the GPU
   unsigned g2_threads = 0;  ///< threads of that pool (0 = all hardware threads)
 };
@@ -50,10 +50,18 @@ class GpuBackend final : public ProverBackend {
   std::string name() const override;
   std::unique_ptr<BackendPending> start(std::shared_ptr<const ProvingKey> key,
                                         std::shared_ptr<const Assignment> asg) override;
+  /// The vectors plan(key, rows) keeps resident (b_g2 left out when it is proved on the CPU, g2_on_cpu).
+  /// A vector the key released is read from its source when it is uploaded (first use, or again after
+  /// an eviction or a change of plan), and held here when a plan streams it.
+  KeyVectorSet device_resident(const ProvingKey& key, const CompactCs* rows) const override;
+  /// By plan(key, rows): a, b, c and the witness (32·(3·n + n_vars)) when deferred rows are evaluated on
+  /// the host, the parked a (32·n) when they stream, plus the B scalars (32·b) with g2_on_cpu.
+  uint64_t partition_host_bytes(const ProvingKey& key, const CompactCs* rows) const override;
 
-  /// Uploads `key`'s points now so that the first proof does not pay for it. Returns true when the key
-  /// is resident afterwards, false when it does not fit the budget (it will be streamed).
-  bool preload(const std::shared_ptr<const ProvingKey>& key);
+  /// Uploads `key`'s points now (planned with `rows`, the compact rows of its deferred assignments, if
+  /// any) so that the first proof does not pay for it. Returns true when the key is resident afterwards,
+  /// false when it does not fit the budget (it will be streamed).
+  bool preload(const std::shared_ptr<const ProvingKey>& key, const CompactCs* rows = nullptr);
   /// Drops `key`'s resident copy (after any start() using it returns); the bytes freed, 0 if none.
   size_t evict(const ProvingKey* key);
   /// Whether `key` is resident now.

@@ -26,7 +26,7 @@ struct Engine::Impl {
         tracker(metrics, cfg.log, memory, std::max<size_t>(1, cfg.retained_jobs), cfg.retained_bytes,
                 queued_input_limit(cfg)),
         devices(backends.size()),
-        pipeline(cfg, metrics, memory, circuits, tracker),
+        pipeline(cfg, metrics, memory, circuits, tracker, backends),
         started(Clock::now()) {
     for (size_t i = 0; i < backends.size(); i++) {
       devices[i].ordinal = (unsigned)i;
@@ -236,6 +236,16 @@ std::string Engine::metrics_text() const {
         "Bytes of a circuit's key streamed to a GPU from host memory per partition (its device plan).",
         (double)bytes.second, plan_labels(key));
   return out;
+}
+
+KeyVectorSet Engine::device_resident(const ProvingKey& shape, const CompactCs* rows) const {
+  KeyVectorSet all;
+  all.fill(true);
+  for (const ProverBackend* b : impl_->pipeline.backends) {
+    const KeyVectorSet mine = b->device_resident(shape, rows);
+    for (int v = 0; v < kKeyVectors; v++) all[v] = all[v] && mine[v];
+  }
+  return all;
 }
 
 void Engine::set_key_plan(const std::string& circuit, int gpu, uint64_t resident_bytes,

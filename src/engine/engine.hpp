@@ -101,6 +101,11 @@ class Engine {
   /// Counters, histograms and gauges in the Prometheus text format (metric names start with cuzk_).
   std::string metrics_text() const;
 
+  /// The point vectors of a key of `shape`'s counts (with `rows`, its circuit's compact rows, if any) that
+  /// every device keeps in memory of its own (ProverBackend::device_resident): what a loader may release
+  /// from host memory (ParamsReadOptions::release). None when any device is a CPU backend.
+  KeyVectorSet device_resident(const ProvingKey& shape, const CompactCs* rows) const;
+
   /// Records how circuit `circuit`'s key is laid out on GPU `gpu` (the device plan,
   /// groth16/device_plan.hpp): metrics_text exports it as cuzk_key_resident_bytes and
   /// cuzk_key_streamed_bytes{circuit, gpu}. A later call for the same circuit and GPU replaces it.

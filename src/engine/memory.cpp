@@ -6,6 +6,9 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "util/error.hpp"
@@ -89,13 +92,33 @@ uint64_t physical_ram_bytes() {
   return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
 }
 
+uint64_t cgroup_memory_limit() {
+  std::ifstream self("/proc/self/cgroup");
+  std::string line, path;
+  while (std::getline(self, line))
+    if (line.rfind("0::", 0) == 0) path = line.substr(3);
+  if (path.empty()) return 0;
+  uint64_t limit = 0;
+  for (std::filesystem::path p = path;; p = p.parent_path()) {
+    std::ifstream f(std::filesystem::path("/sys/fs/cgroup") / p.relative_path() / "memory.max");
+    std::string v;
+    if (f >> v && v != "max") {
+      const uint64_t b = std::strtoull(v.c_str(), nullptr, 10);
+      if (b > 0 && (limit == 0 || b < limit)) limit = b;
+    }
+    if (p == p.parent_path() || p.empty()) break;
+  }
+  return limit;
+}
+
 uint64_t parse_size(const std::string& text, double auto_fraction, uint64_t safety_margin) {
   std::string t;
   for (char c : text)
     if (!std::isspace((unsigned char)c)) t += (char)std::tolower((unsigned char)c);
   const uint64_t gib = uint64_t{1} << 30;
   if (t == "auto") {
-    const double ram = (double)physical_ram_bytes();
+    const uint64_t cg = cgroup_memory_limit();
+    const double ram = (double)(cg ? std::min(cg, physical_ram_bytes()) : physical_ram_bytes());
     const double v = ram * auto_fraction - (double)safety_margin;
     return std::max<uint64_t>(gib, v > 0 ? (uint64_t)v : 0);
   }

@@ -65,11 +65,16 @@ class MemoryBudget {
 
 /// Parses a size: "auto", a plain number of bytes, or a number with a unit B, KB/KiB, MB/MiB, GB/GiB,
 /// TB/TiB (decimal powers for KB…, binary for KiB…; case-insensitive; e.g. "256GiB", "1.5 GB"). "auto"
-/// gives `auto_fraction` of physical RAM minus `safety_margin` (at least 1 GiB). Throws
+/// gives `auto_fraction` of physical RAM (or of the cgroup's memory limit when lower: a systemd
+/// MemoryMax) minus `safety_margin` (at least 1 GiB). Throws
 /// Error(kInvalidArgument) describing what was expected.
 uint64_t parse_size(const std::string& text, double auto_fraction = 0.9, uint64_t safety_margin = 0);
 
 /// Physical RAM in bytes (sysconf), 0 when unknown.
 uint64_t physical_ram_bytes();
+
+/// The lowest cgroup v2 memory.max of this process's cgroup and its ancestors (/proc/self/cgroup,
+/// /sys/fs/cgroup), bytes; 0 when there is none or it cannot be read.
+uint64_t cgroup_memory_limit();
 
 }  // namespace cuzk::engine

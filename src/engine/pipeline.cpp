@@ -1,16 +1,21 @@
 #include "engine/pipeline.hpp"
 
+#include <algorithm>
+
+#include "engine/synthesis.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::engine {
 
-Pipeline::Pipeline(const EngineConfig& c, Metrics& m, MemoryBudget& mem, CircuitRegistry& reg, Tracker& t)
+Pipeline::Pipeline(const EngineConfig& c, Metrics& m, MemoryBudget& mem, CircuitRegistry& reg, Tracker& t,
+                   std::vector<ProverBackend*> b)
     : cfg(c),
       metrics(m),
       memory(mem),
       circuits(reg),
       tracker(t),
       gpu_queue(std::max<size_t>(1, c.synthesis_lookahead)),
+      backends(std::move(b)),
       t0_(Clock::now()) {
   if (!cfg.timeline_csv.empty()) {
     timeline_ = std::fopen(cfg.timeline_csv.c_str(), "w");
@@ -26,6 +31,13 @@ Pipeline::Pipeline(const EngineConfig& c, Metrics& m, MemoryBudget& mem, Circuit
 
 Pipeline::~Pipeline() {
   if (timeline_) std::fclose(timeline_);
+}
+
+uint64_t Pipeline::partition_charge(const LoadedCircuit& c, const WitnessInput& w) const {
+  uint64_t extra = 0;
+  for (const ProverBackend* b : backends)
+    extra = std::max(extra, b->partition_host_bytes(*c.key, c.rows.get()));
+  return partition_bytes(c, w) + extra;
 }
 
 void Pipeline::log(LogLevel level, std::string event,

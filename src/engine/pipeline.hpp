@@ -15,6 +15,7 @@
 #include "engine/queue.hpp"
 #include "engine/registry.hpp"
 #include "engine/tracker.hpp"
+#include "groth16/backend.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/synthesis.hpp"
 
@@ -55,8 +56,9 @@ using TaskQueue = WorkQueue<PartitionTask, TaskOrder>;
 
 /// The shared state of the stages.
 struct Pipeline {
+  /// `backends`: the devices' backends (not owned), asked what host memory a partition takes there.
   Pipeline(const EngineConfig& cfg, Metrics& metrics, MemoryBudget& memory, CircuitRegistry& circuits,
-           Tracker& tracker);
+           Tracker& tracker, std::vector<ProverBackend*> backends);
   ~Pipeline();
 
   const EngineConfig& cfg;
@@ -67,6 +69,12 @@ struct Pipeline {
   TaskQueue synth_queue;  ///< submitted partitions, unbounded
   TaskQueue gpu_queue;    ///< synthesized partitions, bounded by cfg.synthesis_lookahead
   TaskQueue final_queue;  ///< started partitions waiting for a finalizer, unbounded
+  const std::vector<ProverBackend*> backends;
+
+  /// Host bytes one partition of `c` with witness `w` holds while in flight, for the memory budget: its
+  /// assignment (partition_bytes) and what the most demanding backend adds while it proves it
+  /// (ProverBackend::partition_host_bytes).
+  uint64_t partition_charge(const LoadedCircuit& c, const WitnessInput& w) const;
 
   void log(LogLevel level, std::string event, std::vector<std::pair<std::string, std::string>> fields) const;
   /// Fails the task's job with `reason` and drops its other queued partitions.

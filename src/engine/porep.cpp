@@ -152,7 +152,9 @@ Assignment porep_partition_assignment(const C1Output& c1, size_t k,
 LoadedCircuit load_porep(const std::filesystem::path& params,
                          const std::shared_ptr<const PorepCircuit>& circuit,
                          const ParamsReadOptions& options) {
-  auto key = std::make_shared<const ProvingKey>(read_params(params, options));
+  ParamsReadOptions o = options;
+  o.rows = circuit->rows.get();  // what the vectors to release are planned with
+  auto key = std::make_shared<const ProvingKey>(read_params(params, o));
   check_key_fits(*key, *circuit->rows,
                  params.string() + " and the " + circuit->shape.name + " PoRep circuit");
   // The rows alias the PorepCircuit: while the registry holds them, porep_circuit returns this circuit.

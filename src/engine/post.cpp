@@ -106,7 +106,9 @@ Assignment post_assignment(const PostRequest& r, const std::shared_ptr<const Pos
 
 LoadedCircuit load_post(const std::filesystem::path& params,
                         const std::shared_ptr<const PostCircuit>& circuit, const ParamsReadOptions& options) {
-  auto key = std::make_shared<const ProvingKey>(read_params(params, options));
+  ParamsReadOptions o = options;
+  o.rows = circuit->rows.get();  // what the vectors to release are planned with
+  auto key = std::make_shared<const ProvingKey>(read_params(params, o));
   check_key_fits(*key, *circuit->rows, params.string() + " and the " + circuit->shape.name + " PoSt circuit");
   LoadedCircuit out;
   out.key = key;

@@ -83,7 +83,7 @@ void SynthesisWorkers::process(std::unique_ptr<PartitionTask> task, ThreadPool& 
     task->srs_load_ms = task->circuit.load_ms();
     const LoadedCircuit& circuit = task->circuit.circuit();
     task->memory =
-        p_.memory.acquire(partition_bytes(circuit, task->witness), [&] { return job.dropped.load(); });
+        p_.memory.acquire(p_.partition_charge(circuit, task->witness), [&] { return job.dropped.load(); });
     if (job.dropped) return p_.discard(std::move(task));
     task->synth_start = Clock::now();
     if (!p_.tracker.start(job, task->synth_start)) return p_.discard(std::move(task));

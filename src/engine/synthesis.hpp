@@ -18,8 +18,8 @@ namespace cuzk::engine {
 uint64_t partition_bytes(const ConstraintSystem& cs);
 /// The same for a loaded circuit and one partition's witness: with compact rows (a, b, c deferred to the
 /// backend) only the assignment's witness, 32·n_vars, when it is made in place (WitnessInput::assign) or
-/// copied from shared values, and twice that when values of the partition's own are copied in (a CPU
-/// backend adds a, b, c while it proves).
+/// copied from shared values, and twice that when values of the partition's own are copied in (what a
+/// backend adds while it proves is ProverBackend::partition_host_bytes).
 uint64_t partition_bytes(const LoadedCircuit& c, const WitnessInput& w);
 
 /// Makes or decodes `w` (a generator's values, Fr values, shared values or .wtns bytes) and synthesizes it

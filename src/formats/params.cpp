@@ -27,6 +27,10 @@ constexpr size_t kHeaderBytes = 3 * kG1Uncompressed + 3 * kG2Uncompressed;  // 8
 /// Points per parallel_for chunk when decoding (≈1.5 MB of G1): chunks are handed out in increasing
 /// order, so the threads together sweep the mapping front to back and read-ahead keeps up.
 constexpr size_t kDecodeGrain = size_t{1} << 14;
+/// Points decoded before their file pages are dropped (≈200 MB of G1, 400 MB of G2): what the mapping
+/// and the page cache hold of a file at most while it is decoded. Also the scratch of a vector that is
+/// only checked (released).
+constexpr size_t kDropChunk = size_t{1} << 21;
 /// Points encoded per write when streaming a key out.
 constexpr size_t kWriteChunk = size_t{1} << 16;
 
@@ -35,6 +39,8 @@ struct Source {
   const uint8_t* data;
   uint64_t size;
   const std::string& name;
+  /// When set, told of byte ranges decoded for good, whose file pages may go (Mapping::drop).
+  std::function<void(uint64_t offset, uint64_t bytes)> drop = {};
 
   [[noreturn]] void fail(const std::string& what) const {
     throw Error(ErrorCode::kInvalidFile, name + ": " + what);
@@ -181,36 +187,51 @@ class DecodeProgress {
   uint64_t reported_ = ~uint64_t{0};  // the last count reported (under mu_)
 };
 
-/// Decodes the `e.count` points of a vector into `out` on the pool, or through `decoder` when one is
-/// given; ∞ is refused. A point the decoder reports invalid is decoded again on the CPU, which throws the
-/// error read_params always gives for it. `progress` (optional) counts the points decoded.
-template <class A, class Vec>
-void decode_vector(const Source& src, const Extent& e, SubgroupCheck check, ThreadPool& pool, Vec& out,
-                   PointDecoder* decoder = nullptr, DecodeProgress* progress = nullptr) {
-  out.resize(e.count);
+/// Decodes points [first, first + n) of vector `e` into `out` on the pool, or through `decoder` when one
+/// is given; ∞ is refused. A point the decoder reports invalid is decoded again on the CPU, which throws
+/// the error read_params always gives for it.
+template <class A>
+void decode_range(const Source& src, const Extent& e, size_t first, size_t n, SubgroupCheck check,
+                  ThreadPool& pool, A* out, PointDecoder* decoder) {
+  const uint64_t base = e.offset + first * e.elem;
   if (decoder) {
-    if (e.count == 0) return;
-    const size_t bad = Group<A>::decode_with(*decoder, src.data + e.offset, e.count, check, pool, out.data());
-    if (bad == e.count) {
-      if (progress) progress->add(e.count);
-      return;
-    }
-    if (bad > e.count)
+    const size_t bad = Group<A>::decode_with(*decoder, src.data + base, n, check, pool, out);
+    if (bad == n) return;
+    if (bad > n)
       throw Error(ErrorCode::kInternal, src.name + ": the point decoder returned index " +
-                                            std::to_string(bad) + " for " + e.name + ", which has " +
+                                            std::to_string(first + bad) + " for " + e.name + ", which has " +
                                             std::to_string(e.count) + " points");
-    decode_point<A>(src, e.offset + bad * e.elem, e.name, (int64_t)bad, check, false);  // throws its error
+    decode_point<A>(src, base + bad * e.elem, e.name, (int64_t)(first + bad), check, false);  // throws
     throw Error(ErrorCode::kInternal, src.name + ": the point decoder refused " +
-                                          label(e.name, (int64_t)bad) + ", which the CPU decoder accepts");
+                                          label(e.name, (int64_t)(first + bad)) +
+                                          ", which the CPU decoder accepts");
   }
   pool.parallel_for(
-      e.count,
+      n,
       [&](size_t begin, size_t end) {
         for (size_t i = begin; i < end; i++)
-          out[i] = decode_point<A>(src, e.offset + i * e.elem, e.name, (int64_t)i, check, false);
-        if (progress) progress->add(end - begin);
+          out[i] = decode_point<A>(src, base + i * e.elem, e.name, (int64_t)(first + i), check, false);
       },
       kDecodeGrain);
+}
+
+/// Decodes the `e.count` points of a vector, kDropChunk at a time, each chunk's file pages dropped once
+/// it is decoded (src.drop). With `out` the points go there (resized to e.count); without, they are only
+/// checked (released vectors) through a scratch of one chunk. `progress` (optional) counts them.
+template <class A, class Vec>
+void decode_vector(const Source& src, const Extent& e, SubgroupCheck check, ThreadPool& pool, Vec* out,
+                   PointDecoder* decoder = nullptr, DecodeProgress* progress = nullptr) {
+  BigVector<A> scratch;
+  if (out)
+    out->resize(e.count);
+  else
+    scratch.resize(std::min<size_t>(e.count, kDropChunk));
+  for (size_t first = 0; first < e.count; first += kDropChunk) {
+    const size_t n = std::min<size_t>(kDropChunk, e.count - first);
+    decode_range<A>(src, e, first, n, check, pool, out ? out->data() + first : scratch.data(), decoder);
+    if (src.drop) src.drop(e.offset + first * e.elem, n * e.elem);
+    if (progress) progress->add(n);
+  }
 }
 
 /// A read-only private mapping of a whole file (sequential read-ahead); unmapped on destruction.
@@ -236,15 +257,32 @@ class Mapping {
       data_ = static_cast<const uint8_t*>(p);
       ::madvise(p, size_, MADV_SEQUENTIAL);  // advisory: aggressive read-ahead, early reclaim
     }
-    ::close(fd);  // the mapping keeps the file referenced
+    fd_ = fd;
+    mtime_ns_ = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
   }
   ~Mapping() {
     if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
+    ::close(fd_);
   }
   Mapping(const Mapping&) = delete;
   Mapping& operator=(const Mapping&) = delete;
 
   std::span<const uint8_t> bytes() const { return {data_, size_}; }
+  int64_t mtime_ns() const { return mtime_ns_; }
+  /// Drops the pages of bytes [offset, offset + bytes) from the mapping (they no longer count in the
+  /// process's RSS; touching them again reads the file) and from the page cache. Advisory: failures are
+  /// ignored.
+  void drop(uint64_t offset, uint64_t bytes) const {
+    if (!data_ || bytes == 0) return;
+    const uint64_t page = (uint64_t)::sysconf(_SC_PAGESIZE);
+    const uint64_t begin = offset / page * page, end = std::min(size_, offset + bytes);
+    ::madvise(const_cast<uint8_t*>(data_) + begin, end - begin, MADV_DONTNEED);
+    ::posix_fadvise(fd_, (off_t)begin, (off_t)(end - begin), POSIX_FADV_DONTNEED);
+  }
+  /// A Source over the mapping whose decoded ranges are dropped.
+  Source source(const std::string& name) const {
+    return Source{data_, size_, name, [this](uint64_t off, uint64_t n) { drop(off, n); }};
+  }
 
  private:
   [[noreturn]] static void io_fail(const std::filesystem::path& p, const char* what, int err) {
@@ -252,6 +290,8 @@ class Mapping {
   }
   const uint8_t* data_ = nullptr;
   uint64_t size_ = 0;
+  int fd_ = -1;
+  int64_t mtime_ns_ = 0;
 };
 
 /// The pool to run on: the caller's, or a temporary one.
@@ -373,45 +413,68 @@ void put_params(const Sink& sink, const ProvingKey& key, ThreadPool* pool) {
 
 // ---- reading -------------------------------------------------------------------------------------------
 
-ProvingKey read_params(std::span<const uint8_t> bytes, const std::string& name,
-                       const ParamsReadOptions& options) {
-  const Source src{bytes.data(), bytes.size(), name};
+namespace {
+
+/// Where a .params file's vectors lie, every count checked against the size and the format's rules.
+struct Layout {
+  Extent ic, h, l, a, b1, b2;
+  /// The extent of a point vector.
+  const Extent& of(KeyVector v) const {
+    switch (v) {
+      case KeyVector::kH:
+        return h;
+      case KeyVector::kA:
+        return a;
+      case KeyVector::kBG1:
+        return b1;
+      case KeyVector::kL:
+        return l;
+      case KeyVector::kBG2:
+        break;
+    }
+    return b2;
+  }
+};
+
+Layout scan_layout(const Source& src) {
   if (src.size < kHeaderBytes)
     src.fail("truncated: the verifying-key header needs " + std::to_string(kHeaderBytes) +
              " bytes, the file has " + std::to_string(src.size));
   // Layout first: every count checked against the size before any allocation.
   uint64_t pos = kHeaderBytes;
-  const Extent ic = scan_vector(src, pos, "ic", kG1Uncompressed),
-               h = scan_vector(src, pos, "h", kG1Uncompressed),
-               l = scan_vector(src, pos, "l", kG1Uncompressed),
-               a = scan_vector(src, pos, "a", kG1Uncompressed),
-               b1 = scan_vector(src, pos, "b_g1", kG1Uncompressed),
-               b2 = scan_vector(src, pos, "b_g2", kG2Uncompressed);
+  Layout y{scan_vector(src, pos, "ic", kG1Uncompressed),   scan_vector(src, pos, "h", kG1Uncompressed),
+           scan_vector(src, pos, "l", kG1Uncompressed),    scan_vector(src, pos, "a", kG1Uncompressed),
+           scan_vector(src, pos, "b_g1", kG1Uncompressed), scan_vector(src, pos, "b_g2", kG2Uncompressed)};
   if (pos != src.size)
     src.fail(
         at(std::to_string(src.size - pos) + " trailing bytes after b_g2", pos, "not part of the format"));
-  if (ic.count == 0)
-    src.fail(at("ic", ic.offset - 4, "empty (it holds at least the point of the constant ONE)"));
-  const uint64_t n = (uint64_t)h.count + 1;
+  if (y.ic.count == 0)
+    src.fail(at("ic", y.ic.offset - 4, "empty (it holds at least the point of the constant ONE)"));
+  const uint64_t n = (uint64_t)y.h.count + 1;
   if (!std::has_single_bit(n))
-    src.fail(
-        at("h", h.offset - 4, std::to_string(h.count) + " points: not 2^k - 1 (the domain size minus one)"));
-  if (b1.count != b2.count)
-    src.fail(at("b_g2", b2.offset - 4,
-                std::to_string(b2.count) + " points but b_g1 has " + std::to_string(b1.count) +
+    src.fail(at("h", y.h.offset - 4,
+                std::to_string(y.h.count) + " points: not 2^k - 1 (the domain size minus one)"));
+  if (y.b1.count != y.b2.count)
+    src.fail(at("b_g2", y.b2.offset - 4,
+                std::to_string(y.b2.count) + " points but b_g1 has " + std::to_string(y.b1.count) +
                     " (both hold one point per variable in B)"));
-  const uint64_t vars = (uint64_t)ic.count + l.count;
-  for (const Extent* e : {&a, &b1})
+  const uint64_t vars = (uint64_t)y.ic.count + y.l.count;
+  for (const Extent* e : {&y.a, &y.b1})
     if (e->count > vars)
       src.fail(at(e->name, e->offset - 4,
                   std::to_string(e->count) + " points for " + std::to_string(vars) + " variables (ic + l)"));
+  return y;
+}
 
+/// read_params on a source; `file` (when the source is a mapped file) makes releasing vectors possible.
+ProvingKey read_key(const Source& src, const ParamsReadOptions& options, const std::filesystem::path* file) {
+  const Layout y = scan_layout(src);
   ProvingKey key;
   const Header hd = decode_header(src);
   key.convention = HConvention::kBellperson;
-  key.log_n = std::countr_zero(n);
-  key.n_inputs = ic.count;
-  key.n_aux = l.count;
+  key.log_n = std::countr_zero((uint64_t)y.h.count + 1);
+  key.n_inputs = y.ic.count;
+  key.n_aux = y.l.count;
   key.alpha1 = hd.alpha1;
   key.beta1 = hd.beta1;
   key.delta1 = hd.delta1;
@@ -420,20 +483,107 @@ ProvingKey read_params(std::span<const uint8_t> bytes, const std::string& name,
   key.delta2 = hd.delta2;
 
   PoolRef pool(options.pool, options.threads);
-  DecodeProgress progress(options.progress, (uint64_t)h.count + l.count + a.count + b1.count + b2.count);
-  decode_vector<G1Affine>(src, ic, SubgroupCheck::kYes, *pool, key.ic);
-  decode_vector<G1Affine>(src, h, options.subgroup, *pool, key.h, options.decoder, &progress);
-  decode_vector<G1Affine>(src, l, options.subgroup, *pool, key.l, options.decoder, &progress);
-  decode_vector<G1Affine>(src, a, options.subgroup, *pool, key.a, options.decoder, &progress);
-  decode_vector<G1Affine>(src, b1, options.subgroup, *pool, key.b_g1, options.decoder, &progress);
-  decode_vector<G2Affine>(src, b2, options.subgroup, *pool, key.b_g2, options.decoder, &progress);
+  decode_vector<G1Affine>(src, y.ic, SubgroupCheck::kYes, *pool, &key.ic);
+  // The vectors to release: asked with every vector released, so that the shape's counts are all there.
+  KeyVectorSet release{};
+  if (options.release && file) {
+    ProvingKey shape = key;
+    for (int v = 0; v < kKeyVectors; v++) shape.released[v] = y.of((KeyVector)v).count;
+    release = options.release(shape, options.rows);
+    for (int v = 0; v < kKeyVectors; v++)
+      if (release[v] && y.of((KeyVector)v).count > 0) {
+        key.released[v] = y.of((KeyVector)v).count;
+        if (!key.source) key.source = std::make_shared<ParamsVectorSource>(*file, options.threads);
+      }
+  }
+  // Released vectors are checked now only when the subgroup is (a later read checks the rest).
+  const bool check_released = options.subgroup == SubgroupCheck::kYes;
+  uint64_t total = 0;
+  for (int v = 0; v < kKeyVectors; v++)
+    if (!key.is_released((KeyVector)v) || check_released) total += y.of((KeyVector)v).count;
+  DecodeProgress progress(options.progress, total);
+  auto g1 = [&](KeyVector v, BigVector<G1Affine>& out) {
+    if (!key.is_released(v))
+      decode_vector<G1Affine>(src, y.of(v), options.subgroup, *pool, &out, options.decoder, &progress);
+    else if (check_released)
+      decode_vector<G1Affine, BigVector<G1Affine>>(src, y.of(v), options.subgroup, *pool, nullptr,
+                                                   options.decoder, &progress);
+  };
+  g1(KeyVector::kH, key.h);
+  g1(KeyVector::kL, key.l);
+  g1(KeyVector::kA, key.a);
+  g1(KeyVector::kBG1, key.b_g1);
+  if (!key.is_released(KeyVector::kBG2))
+    decode_vector<G2Affine>(src, y.b2, options.subgroup, *pool, &key.b_g2, options.decoder, &progress);
+  else if (check_released)
+    decode_vector<G2Affine, BigVector<G2Affine>>(src, y.b2, options.subgroup, *pool, nullptr, options.decoder,
+                                                 &progress);
   progress.finish();
   return key;
 }
 
+}  // namespace
+
+ProvingKey read_params(std::span<const uint8_t> bytes, const std::string& name,
+                       const ParamsReadOptions& options) {
+  return read_key(Source{bytes.data(), bytes.size(), name}, options, nullptr);
+}
+
 ProvingKey read_params(const std::filesystem::path& path, const ParamsReadOptions& options) {
   const Mapping map(path);
-  return read_params(map.bytes(), path.string(), options);
+  const std::string name = path.string();
+  return read_key(map.source(name), options, &path);
+}
+
+ParamsVectorSource::ParamsVectorSource(std::filesystem::path path, unsigned threads)
+    : path_(std::move(path)), threads_(threads) {
+  const Mapping map(path_);
+  const std::string name = path_.string();
+  const Layout y = scan_layout(Source{map.bytes().data(), map.bytes().size(), name});
+  size_ = map.bytes().size();
+  mtime_ns_ = map.mtime_ns();
+  for (int v = 0; v < kKeyVectors; v++) {
+    offset_[v] = y.of((KeyVector)v).offset;
+    count_[v] = y.of((KeyVector)v).count;
+  }
+}
+
+namespace {
+
+/// Maps the file of a ParamsVectorSource, checks it is the one recorded and decodes one vector.
+template <class A>
+BigVector<A> reread(const std::filesystem::path& path, uint64_t size, int64_t mtime_ns, KeyVector v,
+                    uint64_t offset, uint64_t count, unsigned threads) {
+  const Mapping map(path);
+  const std::string name = path.string();
+  if (map.bytes().size() != size || map.mtime_ns() != mtime_ns)
+    throw Error(ErrorCode::kIo, name + ": changed since its key was loaded (size " +
+                                    std::to_string(map.bytes().size()) + " bytes, was " +
+                                    std::to_string(size) + "): its released " + key_vector_name(v) +
+                                    " points cannot be read again; reload the circuit");
+  const Source src = map.source(name);
+  uint64_t pos = offset - 4;
+  const Extent e = scan_vector(src, pos, key_vector_name(v), Group<A>::kBytes);
+  if (e.count != count)
+    throw Error(ErrorCode::kIo, name + ": " + key_vector_name(v) + " now has " + std::to_string(e.count) +
+                                    " points, " + std::to_string(count) + " when its key was loaded");
+  BigVector<A> out;
+  ThreadPool pool(threads);
+  decode_vector<A>(src, e, SubgroupCheck::kNo, pool, &out);
+  return out;
+}
+
+}  // namespace
+
+BigVector<G1Affine> ParamsVectorSource::read_g1(KeyVector v) const {
+  if (v == KeyVector::kBG2)
+    throw Error(ErrorCode::kInvalidArgument, "ParamsVectorSource::read_g1: b_g2 holds G2 points (read_g2)");
+  return reread<G1Affine>(path_, size_, mtime_ns_, v, offset_[(int)v], count_[(int)v], threads_);
+}
+
+BigVector<G2Affine> ParamsVectorSource::read_g2() const {
+  const int v = (int)KeyVector::kBG2;
+  return reread<G2Affine>(path_, size_, mtime_ns_, KeyVector::kBG2, offset_[v], count_[v], threads_);
 }
 
 VerifyingKey read_vk(std::span<const uint8_t> bytes, const std::string& name) {

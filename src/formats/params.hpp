@@ -35,6 +35,7 @@
 namespace cuzk {
 
 class ThreadPool;
+struct CompactCs;
 
 /// How read_params decodes.
 struct ParamsReadOptions {
@@ -56,16 +57,49 @@ struct ParamsReadOptions {
   /// vector with a decoder, and once more with done = total at the end. For a progress display: the
   /// subgroup check of a 1 GB key takes minutes on a few cores.
   std::function<void(uint64_t done, uint64_t total)> progress;
+  /// When set (read_params of a path only), called once the header, ic and the vectors' counts are read,
+  /// with a key that has them (every point vector released: ProvingKey::count gives the lengths) and
+  /// `rows`: the vectors it returns are released rather than kept (ProvingKey::released, a
+  /// ParamsVectorSource of the file as source). They are still checked now when `subgroup` is kYes
+  /// (decoded in bounded chunks and dropped), so a later read needs no subgroup check. The daemon
+  /// releases the vectors every GPU keeps resident (ProverBackend::device_resident).
+  std::function<KeyVectorSet(const ProvingKey& shape, const CompactCs* rows)> release;
+  /// Passed to `release` (not read otherwise): the compact rows of the circuit the key is for, if known.
+  const CompactCs* rows = nullptr;
 };
 
 /// Reads a bellperson `.params` file into a ProvingKey with convention kBellperson, n_inputs = ic.size(),
 /// n_aux = l.size() and log_n from h.size() = 2^log_n − 1. The file is mapped (mmap, sequential
-/// read-ahead) and its points decoded in parallel (or by options.decoder). Throws Error(kIo) if the file
-/// cannot be opened or mapped, Error(kInvalidFile) for any malformed content (see the file comment).
+/// read-ahead) and its points decoded in parallel (or by options.decoder), in chunks whose file pages are
+/// dropped once decoded (madvise and posix_fadvise DONTNEED), so neither the mapping nor the page cache
+/// holds a second copy of the key. Throws Error(kIo) if the file cannot be opened or mapped,
+/// Error(kInvalidFile) for any malformed content (see the file comment).
 ProvingKey read_params(const std::filesystem::path& path, const ParamsReadOptions& options = {});
 /// The same on bytes in memory; `name` stands for the path in error messages.
 ProvingKey read_params(std::span<const uint8_t> bytes, const std::string& name,
                        const ParamsReadOptions& options = {});
+
+/// The KeyVectorSource of keys that read_params released vectors of: reads one vector of the .params file
+/// again when a backend needs its points. Each read maps the file, checks that it is still the file that
+/// was loaded (the size and modification time recorded when this source was made, and the vector's
+/// count), decodes the vector on `threads` threads (0 = every hardware thread; coordinates canonical and
+/// on the curve: the subgroup was checked when the key was loaded) and drops the file's pages as it goes.
+class ParamsVectorSource final : public KeyVectorSource {
+ public:
+  /// Records `path`'s layout (the vectors' counts and offsets), size and modification time. Throws
+  /// Error(kIo) when it cannot be read, Error(kInvalidFile) for a malformed layout.
+  explicit ParamsVectorSource(std::filesystem::path path, unsigned threads = 0);
+  BigVector<G1Affine> read_g1(KeyVector v) const override;
+  BigVector<G2Affine> read_g2() const override;
+  std::string describe() const override { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+  unsigned threads_;
+  uint64_t size_ = 0;
+  int64_t mtime_ns_ = 0;
+  std::array<uint64_t, kKeyVectors> offset_{}, count_{};  // per KeyVector
+};
 
 /// Reads a bellperson `.vk` file: the six header points (each subgroup-checked; β₁ and δ₁ are checked
 /// and dropped, VerifyingKey has no field for them), then ic. Throws Error(kIo) if the file cannot be

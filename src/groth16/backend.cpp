@@ -2,6 +2,13 @@
 
 namespace cuzk {
 
+KeyVectorSet ProverBackend::device_resident(const ProvingKey&, const CompactCs*) const { return {}; }
+
+uint64_t ProverBackend::partition_host_bytes(const ProvingKey& key, const CompactCs* rows) const {
+  if (!rows) return 0;
+  return 32 * (7 * (uint64_t)key.domain_size() + 2 * ((uint64_t)key.n_inputs + key.n_aux));
+}
+
 BigVector<Fr> a_scalars(const Assignment& asg) {
   BigVector<Fr> out;
   out.reserve(asg.inputs.size() + asg.a_aux.popcount());

@@ -14,6 +14,8 @@
 
 namespace cuzk {
 
+struct CompactCs;
+
 /// Named stage durations in milliseconds, in the order the stages ran ("H", "msm_a", …).
 using StageTimes = std::vector<std::pair<std::string, double>>;
 
@@ -48,6 +50,18 @@ class ProverBackend {
   /// before this call.
   virtual std::unique_ptr<BackendPending> start(std::shared_ptr<const ProvingKey> key,
                                                 std::shared_ptr<const Assignment> asg) = 0;
+  /// The point vectors this backend keeps in memory of its own for a key of `key`'s shape (only its
+  /// counts are read; `rows`: the compact rows of its deferred assignments, if any), so that start() never
+  /// reads their host copies: a key loaded for this backend may release them (ProvingKey::released), and
+  /// the backend reads them from the key's source when it needs them again (an upload after an eviction).
+  /// None by default: the CPU backend reads every point from host memory.
+  virtual KeyVectorSet device_resident(const ProvingKey& key, const CompactCs* rows) const;
+  /// Host bytes start() takes for one partition of `key` whose assignments defer a, b, c to `rows`, beyond
+  /// the assignment itself (a, b, c evaluated on the host, H's scratch, copies of the witness and scalars),
+  /// for the engine's memory budget; 0 when `rows` is null (the engine's estimate of a synthesized
+  /// partition covers its backend's scratch). The default is the CPU backend's: 32 bytes a value for
+  /// 7·n values of a, b, c and H and 2·(n_inputs + n_aux) of witness and scalar copies.
+  virtual uint64_t partition_host_bytes(const ProvingKey& key, const CompactCs* rows) const;
 };
 
 /// The scalars of the A MSM: inputs ‖ aux[i] for the set bits of a_aux (one per point of key.a).

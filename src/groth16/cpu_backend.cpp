@@ -92,6 +92,7 @@ BigVector<Fr> CpuBackend::h(const ProvingKey& key, const Assignment& asg) {
 std::unique_ptr<BackendPending> CpuBackend::start(std::shared_ptr<const ProvingKey> key,
                                                   std::shared_ptr<const Assignment> asg) {
   check_fault(FaultPoint::kBackendStart, "cpu start");  // tests: a failed launch (util/fault.hpp)
+  key = with_host_vectors(std::move(key));              // released vectors are read again for this partition
   PartitionSums s;
   StageTimes& st = s.stages;
   const BigVector<Fr> hv = timed(st, "h", [&] { return h(*key, *asg); });

@@ -11,7 +11,9 @@
 namespace cuzk {
 
 /// ProverBackend on the host CPU. `threads` bounds the pool (0 = all hardware threads). Calls from
-/// several threads are served one at a time (the pool runs one parallel loop at a time).
+/// several threads are served one at a time (the pool runs one parallel loop at a time). A key with
+/// released vectors (ProvingKey::released) is proved from a copy that reads them again
+/// (with_host_vectors), once per start() call.
 class CpuBackend final : public ProverBackend {
  public:
   explicit CpuBackend(unsigned threads = 0);

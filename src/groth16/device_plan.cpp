@@ -104,17 +104,12 @@ DeviceShape device_shape(const ProvingKey& key) {
   s.log_n = key.log_n;
   s.n_inputs = key.n_inputs;
   s.n_aux = key.n_aux;
-  s.a = key.a.size();
-  s.b_g1 = key.b_g1.size();
-  s.b_g2 = key.b_g2.size();
-  s.l = key.l.size();
-  s.h = key.h.size();
+  s.a = key.count(KeyVector::kA);
+  s.b_g1 = key.count(KeyVector::kBG1);
+  s.b_g2 = key.count(KeyVector::kBG2);
+  s.l = key.count(KeyVector::kL);
+  s.h = key.count(KeyVector::kH);
   return s;
-}
-
-const char* key_vector_name(KeyVector v) {
-  static const char* const names[kKeyVectors] = {"h", "a", "b_g1", "l", "b_g2"};
-  return names[(int)v];
 }
 
 size_t key_vector_bytes(const DeviceShape& s, KeyVector v) {

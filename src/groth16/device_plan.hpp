@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <string>
 
-namespace cuzk {
+#include "groth16/key.hpp"
 
-struct ProvingKey;
+namespace cuzk {
 
 /// The sizes of a proving key that decide its device footprint (counts of points and variables).
 struct DeviceShape {
@@ -27,11 +27,6 @@ struct DeviceShape {
 /// The shape of `key` (rows and NTT tables left 0: the caller knows them).
 DeviceShape device_shape(const ProvingKey& key);
 
-/// The five point vectors of a key, in the order a partition's MSMs use them.
-enum class KeyVector { kH = 0, kA = 1, kBG1 = 2, kL = 3, kBG2 = 4 };
-inline constexpr int kKeyVectors = 5;
-/// "h", "a", "b_g1", "l", "b_g2".
-const char* key_vector_name(KeyVector v);
 /// Bytes of one vector on the device (96-byte G1 and 192-byte G2 affine points).
 size_t key_vector_bytes(const DeviceShape& s, KeyVector v);
 

@@ -111,29 +111,35 @@ void check_shapes(const ProvingKey& key, const Assignment& asg) {
          " bits (a_aux/b_inp/b_aux) for " + std::to_string(key.n_inputs) + " inputs and " +
          std::to_string(key.n_aux) + " aux");
   const size_t na = key.n_inputs + asg.a_aux.popcount();
-  if (key.a.size() != na) fail(count_mismatch("the key's A", key.a.size(), na, "inputs + popcount(a_aux)"));
+  if (key.count(KeyVector::kA) != na)
+    fail(count_mismatch("the key's A", key.count(KeyVector::kA), na, "inputs + popcount(a_aux)"));
   const size_t nb = asg.b_inp.popcount() + asg.b_aux.popcount();
-  if (key.b_g1.size() != nb)
-    fail(count_mismatch("the key's B_G1", key.b_g1.size(), nb, "popcount(b_inp) + popcount(b_aux)"));
-  if (key.b_g2.size() != nb)
-    fail(count_mismatch("the key's B_G2", key.b_g2.size(), nb, "popcount(b_inp) + popcount(b_aux)"));
-  if (key.l.size() != key.n_aux) fail(count_mismatch("the key's L", key.l.size(), key.n_aux, "one per aux"));
-  if (key.h.size() != key.h_size())
-    fail(count_mismatch("the key's H", key.h.size(), key.h_size(),
+  if (key.count(KeyVector::kBG1) != nb)
+    fail(count_mismatch("the key's B_G1", key.count(KeyVector::kBG1), nb,
+                        "popcount(b_inp) + popcount(b_aux)"));
+  if (key.count(KeyVector::kBG2) != nb)
+    fail(count_mismatch("the key's B_G2", key.count(KeyVector::kBG2), nb,
+                        "popcount(b_inp) + popcount(b_aux)"));
+  if (key.count(KeyVector::kL) != key.n_aux)
+    fail(count_mismatch("the key's L", key.count(KeyVector::kL), key.n_aux, "one per aux"));
+  if (key.count(KeyVector::kH) != key.h_size())
+    fail(count_mismatch("the key's H", key.count(KeyVector::kH), key.h_size(),
                         key.convention == HConvention::kBellperson ? "n − 1" : "n"));
 }
 
 void check_key_fits(const ProvingKey& key, const KeyShape& c, const std::string& what) {
   if (key.log_n == c.log_n && key.n_inputs == c.n_inputs && key.n_aux == c.n_aux &&
-      key.a.size() == c.a_points && key.b_g1.size() == c.b_points && key.convention == c.convention)
+      key.count(KeyVector::kA) == c.a_points && key.count(KeyVector::kBG1) == c.b_points &&
+      key.convention == c.convention)
     return;
   throw Error(ErrorCode::kInvalidArgument,
               what + " belong to different circuits: the key has domain 2^" + std::to_string(key.log_n) +
                   ", " + std::to_string(key.n_inputs) + " inputs, " + std::to_string(key.n_aux) + " aux, " +
-                  std::to_string(key.a.size()) + " A and " + std::to_string(key.b_g1.size()) +
-                  " B points; the constraints need 2^" + std::to_string(c.log_n) + ", " +
-                  std::to_string(c.n_inputs) + ", " + std::to_string(c.n_aux) + ", " +
-                  std::to_string(c.a_points) + " and " + std::to_string(c.b_points));
+                  std::to_string(key.count(KeyVector::kA)) + " A and " +
+                  std::to_string(key.count(KeyVector::kBG1)) + " B points; the constraints need 2^" +
+                  std::to_string(c.log_n) + ", " + std::to_string(c.n_inputs) + ", " +
+                  std::to_string(c.n_aux) + ", " + std::to_string(c.a_points) + " and " +
+                  std::to_string(c.b_points));
 }
 
 void check_key_fits(const ProvingKey& key, const ConstraintSystem& cs, const std::string& what) {

@@ -202,6 +202,7 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
     r.str("total_budget", c.total_budget);
     r.str("safety_margin", c.safety_margin);
     r.str("eviction_min_idle", eviction_min_idle);
+    r.boolean("release_device_keys", c.release_device_keys);
     r.no_unknown_keys();
   }
   uint64_t margin = 0;

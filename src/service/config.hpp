@@ -94,8 +94,12 @@ struct ServiceConfig {
   std::string total_budget = "auto";    ///< memory.total_budget
   uint64_t memory_budget_bytes = 0;     ///< total_budget resolved
   std::string safety_margin = "5GiB";   ///< memory.safety_margin
-  std::string log_level = "info";       ///< logging.level: trace, debug, info, warn, error, off
-  std::string timeline_csv;             ///< logging.timeline_csv (ours): per-partition stage times
+  /// memory.release_device_keys (ours): a key's point vectors that every GPU keeps resident are not kept
+  /// in host memory too (read again from the .params file when a GPU evicts and re-uploads them, or a
+  /// CPU proves with them).
+  bool release_device_keys = true;
+  std::string log_level = "info";  ///< logging.level: trace, debug, info, warn, error, off
+  std::string timeline_csv;        ///< logging.timeline_csv (ours): per-partition stage times
   /// scheduler.deadline_lead_s (ours): a job is urgent this long before its deadline_unix_ms.
   unsigned deadline_lead_s = 600;
   /// srs.param_cache, resolved against the config file's folder: Filecoin's parameter files, found by

@@ -69,16 +69,25 @@ spdlog::level::level_enum spd_level(engine::LogLevel l) {
 }
 
 /// Logs how a loaded circuit's key is laid out on each GPU (GpuBackend::plan, one line per GPU) and
-/// records it for /metrics (Engine::set_key_plan). Nothing for CPU backends.
+/// records it for /metrics (Engine::set_key_plan); a key with released vectors is uploaded first
+/// (GpuBackend::preload), so that they are on every GPU before its first proof. Nothing for CPU backends.
 void log_device_plans(engine::Engine& engine, const std::vector<ProverBackend*>& devices,
                       const std::string& id, const engine::LoadedCircuit& circuit) {
 #ifdef CUZK_WITH_CUDA
   for (ProverBackend* b : devices) {
-    const auto* gpu = dynamic_cast<const GpuBackend*>(b);
+    auto* gpu = dynamic_cast<GpuBackend*>(b);
     if (!gpu) continue;
     try {
-      const DevicePlan plan = gpu->plan(*circuit.key, circuit.rows.get());
       const int dev = gpu->options().device;
+      if (!circuit.key->complete()) {
+        const auto t0 = std::chrono::steady_clock::now();
+        gpu->preload(circuit.key, circuit.rows.get());
+        spdlog::info(
+            "key_uploaded circuit={} gpu={} host_bytes={} ms={}", engine::printable(id), dev,
+            circuit.key->point_bytes(),
+            (long)std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      }
+      const DevicePlan plan = gpu->plan(*circuit.key, circuit.rows.get());
       spdlog::info("device_plan circuit={} gpu={} budget={} resident_bytes={} streamed_bytes={} plan=\"{}\"",
                    engine::printable(id), dev, plan.budget, plan.resident_bytes, plan.streamed_bytes,
                    plan.describe());
@@ -143,25 +152,33 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   ec.log = [](const engine::LogEvent& e) { spdlog::log(spd_level(e.level), "{}", e.logfmt()); };
   m.engine = std::make_unique<engine::Engine>(ec, devs);
   // Every key loaded (preloaded now, by PreloadSRS or on first use): its device plan per GPU, logged and
-  // in /metrics.
+  // in /metrics; a key that released vectors is uploaded at once (they are read from its file again).
   m.engine->circuits().on_load(
       [eng = m.engine.get(), devs](const std::string& id, const engine::LoadedCircuit& c) {
         log_device_plans(*eng, devs, id, c);
       });
   // .params files (bellperson and PoRep circuits) are read with srs.verify_subgroup's check, decoded on
   // the first GPU in CUDA builds.
-  const engine::ParamsReading reading = [decode_gpu, subgroup = cfg.verify_subgroup](const auto& read) {
-    ParamsReadOptions opt;
-    opt.subgroup = subgroup ? SubgroupCheck::kYes : SubgroupCheck::kNo;
+  // With memory.release_device_keys, the vectors that every GPU keeps resident are released from host
+  // memory as the key loads (ParamsReadOptions::release); the load hook above uploads them at once.
+  const engine::ParamsReading reading =
+      [decode_gpu, subgroup = cfg.verify_subgroup,
+       eng = cfg.release_device_keys && decode_gpu >= 0 ? m.engine.get() : nullptr](const auto& read) {
+        ParamsReadOptions opt;
+        opt.subgroup = subgroup ? SubgroupCheck::kYes : SubgroupCheck::kNo;
+        if (eng)
+          opt.release = [eng](const ProvingKey& shape, const CompactCs* rows) {
+            return eng->device_resident(shape, rows);
+          };
 #ifdef CUZK_WITH_CUDA
-    std::unique_ptr<cuda::GpuPointDecoder> decoder;
-    if (decode_gpu >= 0) decoder = std::make_unique<cuda::GpuPointDecoder>(decode_gpu);
-    opt.decoder = decoder.get();
+        std::unique_ptr<cuda::GpuPointDecoder> decoder;
+        if (decode_gpu >= 0) decoder = std::make_unique<cuda::GpuPointDecoder>(decode_gpu);
+        opt.decoder = decoder.get();
 #else
-    (void)decode_gpu;
+        (void)decode_gpu;
 #endif
-    return read(opt);
-  };
+        return read(opt);
+      };
   for (const CircuitConfig& c : cfg.circuits) {
     engine::CircuitLoader loader;
     if (c.kind == "circom")

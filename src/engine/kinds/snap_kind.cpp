@@ -60,6 +60,7 @@ class SnapKind final : public ProofKind {
           return reading([&](const ParamsReadOptions& opt) {
             ParamsReadOptions o = opt;
             if (!o.pool && !o.threads) o.pool = &pool;
+            o.rows = rows.get();  // what the vectors to release are planned with
             LoadedCircuit out;
             out.key = std::make_shared<const ProvingKey>(read_params(path, o));
             check_key_fits(*out.key, *rows, path.string() + " and the " + size + " SnapDeals circuit");
