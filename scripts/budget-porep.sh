@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 35's benchmark on a GPU machine with a real-shaped key: a 32 GiB PoRep C2 from a fake C1 under GPU
 # memory budgets. Makes the fake C1 and a testing key (kept in WORK between calls), then for each entry of
-# PROVE_BUDGETS runs `cuzk porep prove --gpu-mem-budget B` (every partition verified; its per-partition
+# PROVE_BUDGETS runs `cuzk porep prove --gpu-mem-budget B` ("resident": no budget) (every partition verified; its per-partition
 # stages in the log) and for each entry of DAEMON_BUDGETS starts `cuzk serve` with gpus.mem_budget = B
 # ("resident": no budget) and runs `bench batch -c JOBS -j JOBS` after one warm-up job whose proof is
 # verified against the C1. Beside each run: the device's peak used memory (nvidia-smi every 100 ms) and the
@@ -41,10 +41,12 @@ IFS=, read -ra PB <<<"${PROVE_BUDGETS:-}"
 for B in "${PB[@]}"; do
   smi_start "prove_$B"
   t=$(now_ms)
+  BF=(--gpu-mem-budget "$B")
+  [ "$B" = resident ] && BF=()
   TIMEV=()
   [ -x /usr/bin/time ] && TIMEV=(/usr/bin/time -v)
   CUZK_MEM_TRACE=${CUZK_MEM_TRACE:-0} "${TIMEV[@]}" "$CUZK" porep prove --c1 "$W/c1.json" --params "$P" \
-    --vk "$V" --no-subgroup-check --gpu-mem-budget "$B" "$W/proof_$B.bin" >"$OUT/prove_$B.log" 2>&1
+    --vk "$V" --no-subgroup-check "${BF[@]}" "$W/proof_$B.bin" >"$OUT/prove_$B.log" 2>&1
   rc=$?
   ms=$(($(now_ms) - t))
   peak=$(smi_stop "prove_$B")
