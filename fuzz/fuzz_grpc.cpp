@@ -1,7 +1,7 @@
 // libFuzzer target: the daemon's gRPC request handlers (src/service/grpc_service.cpp) with the network
 // bypassed. The service object is the daemon's (make_grpc_service), on an engine with one CPU backend and
 // two tiny circuits (c = a·b: "tiny" from tests/data/tiny/mul_final.zkey, "tinybp" from
-// tests/capi/mul_bellperson.params + mul.r1cs); each handler is called directly with a grpc::ServerContext.
+// tests/capi/mul_bellperson.params + mul.r1cs); each method is called through an in-process channel.
 //
 // The input is up to 16 records [selector][length: 2 bytes, little endian][length bytes]: the bytes are
 // parsed as the request message of the method that selector & 7 picks (0 SubmitProof, 1 AwaitProof,
@@ -69,6 +69,8 @@ struct Fixture {
   cuzk::service::ServiceLimits limits;
   std::unique_ptr<cuzk::engine::ProofKinds> kinds;
   std::unique_ptr<v1::ProvingEngine::Service> service;
+  std::unique_ptr<grpc::Server> server;
+  std::unique_ptr<v1::ProvingEngine::Stub> stub;
   cuzk::VerifyingKey tiny_vk;
   std::string wtns = file_text(kSrc + "/tests/data/tiny/mul.wtns");
   std::map<std::string, std::string> job_circuit;  ///< every job id seen → its request's circuit_id
@@ -98,6 +100,11 @@ struct Fixture {
                                                        cuzk::engine::ProofKinds::Options{{}, reading, 1});
     limits.max_partitions = 16;  // the check is the same at 1024; 16 keeps an input's proving short
     service = cuzk::service::make_grpc_service(*engine, *kinds, limits);
+    // Called through an in-process channel: AwaitProof, Prove and GetStatus are callback methods.
+    grpc::ServerBuilder b;
+    b.RegisterService(service.get());
+    server = b.BuildAndStart();
+    stub = v1::ProvingEngine::NewStub(server->InProcessChannel(grpc::ChannelArguments()));
   }
 };
 
@@ -186,12 +193,12 @@ void settle(Fixture& fx, const std::vector<std::string>& jobs) {
                  (unsigned long long)s.jobs_failed, (unsigned long long)s.jobs_cancelled);
     finding("the engine's job counters do not add up");
   }
-  grpc::ServerContext ctx;
+  grpc::ClientContext ctx, ctx2;
   const v1::GetStatusRequest st_req;
   const v1::GetMetricsRequest m_req;
   v1::GetStatusResponse st;
   v1::GetMetricsResponse m;
-  if (!fx.service->GetStatus(&ctx, &st_req, &st).ok() || !fx.service->GetMetrics(&ctx, &m_req, &m).ok())
+  if (!fx.stub->GetStatus(&ctx, st_req, &st).ok() || !fx.stub->GetMetrics(&ctx2, m_req, &m).ok())
     finding("GetStatus or GetMetrics failed");
   const std::string text = "\n" + m.prometheus_text();
   if (metric(text, "cuzk_jobs_total{state=\"submitted\"}") != (double)st.total_jobs_submitted() ||
@@ -223,7 +230,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     at += 3 + len;
     const bool steer = sel & 0x08;
     const char* circuit = kCircuits[(sel >> 4) & 1];
-    grpc::ServerContext ctx;
+    grpc::ClientContext ctx;
     switch (sel & 7) {
       case 0:
       case 2: {
@@ -235,7 +242,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::string id;
         if ((sel & 7) == 0) {
           v1::SubmitProofResponse resp;
-          s = fx.service->SubmitProof(&ctx, &req, &resp);
+          s = fx.stub->SubmitProof(&ctx, req, &resp);
           id = resp.job_id();
           check_status(s, "SubmitProof");
           if (s.ok() && !is_job_id(id)) finding("SubmitProof returned a malformed job id");
@@ -247,7 +254,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           v1::ProveRequest pr;
           *pr.mutable_submit() = req;
           v1::ProveResponse resp;
-          s = fx.service->Prove(&ctx, &pr, &resp);
+          s = fx.stub->Prove(&ctx, pr, &resp);
           check_status(s, "Prove");
           if (s.ok()) {
             if (!is_job_id(resp.result().job_id())) finding("Prove returned a malformed job id");
@@ -264,7 +271,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (steer && !jobs.empty()) req.set_job_id(jobs[(sel >> 4) % jobs.size()]);
         req.set_timeout_ms(1 + req.timeout_ms() % 200);
         v1::AwaitProofResponse resp;
-        const grpc::Status s = fx.service->AwaitProof(&ctx, &req, &resp);
+        const grpc::Status s = fx.stub->AwaitProof(&ctx, req, &resp);
         check_status(s, "AwaitProof");
         if (s.ok()) check_result(fx, resp, "AwaitProof");
         break;
@@ -274,7 +281,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (!parse(req, body, len)) break;
         if (steer && !jobs.empty()) req.set_job_id(jobs[(sel >> 4) % jobs.size()]);
         v1::CancelProofResponse resp;
-        const grpc::Status s = fx.service->CancelProof(&ctx, &req, &resp);
+        const grpc::Status s = fx.stub->CancelProof(&ctx, req, &resp);
         check_status(s, "CancelProof");
         if (!resp.found() && resp.was_running()) finding("CancelProof: an unknown job was running");
         break;
@@ -283,14 +290,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         v1::GetStatusRequest req;
         if (!parse(req, body, len)) break;
         v1::GetStatusResponse resp;
-        check_status(fx.service->GetStatus(&ctx, &req, &resp), "GetStatus");
+        check_status(fx.stub->GetStatus(&ctx, req, &resp), "GetStatus");
         break;
       }
       case 5: {
         v1::GetMetricsRequest req;
         if (!parse(req, body, len)) break;
         v1::GetMetricsResponse resp;
-        check_status(fx.service->GetMetrics(&ctx, &req, &resp), "GetMetrics");
+        check_status(fx.stub->GetMetrics(&ctx, req, &resp), "GetMetrics");
         if (resp.prometheus_text().find("cuzk_jobs_total") == std::string::npos)
           finding("GetMetrics has no job counters");
         break;
@@ -300,7 +307,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (!parse(req, body, len)) break;
         if (steer) req.set_circuit_id(circuit);
         v1::PreloadSrsResponse resp;
-        const grpc::Status s = fx.service->PreloadSRS(&ctx, &req, &resp);
+        const grpc::Status s = fx.stub->PreloadSRS(&ctx, req, &resp);
         check_status(s, "PreloadSRS");
         if (steer && !s.ok()) finding("PreloadSRS of a registered circuit failed");
         break;
@@ -310,7 +317,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (!parse(req, body, len)) break;
         if (steer) req.set_circuit_id(circuit);
         v1::EvictSrsResponse resp;
-        const grpc::Status s = fx.service->EvictSRS(&ctx, &req, &resp);
+        const grpc::Status s = fx.stub->EvictSRS(&ctx, req, &resp);
         check_status(s, "EvictSRS");
         // Refused only while partitions in flight hold the circuit (CircuitRegistry::evict; found by a
         // 10-minute run: fuzz/corpus/grpc/regression-evict-in-use).
