@@ -8,6 +8,8 @@
 # process's peak host RSS (VmHWM). Logs and a summary in OUT.
 #   scripts/budget-porep.sh CUZK OUT [WORK=/tmp/porep]
 #   PROVE_BUDGETS=16GiB DAEMON_BUDGETS=16GiB,resident JOBS=3 GW=2 SYNTH_WORKERS=2 SYNTH_THREADS=8
+#   MEMORY_MAX=64G: the daemons run in a cgroup v2 of that memory.max (as systemd's MemoryMax; needs a
+#   writable /sys/fs/cgroup), whose peak (memory.peak) and OOM kills are reported beside each run
 set -uo pipefail
 CUZK=${1:?cuzk binary}
 OUT=${2:?output folder}
@@ -75,7 +77,20 @@ param_cache = "$W"
 verify_subgroup = false
 TOML
   smi_start "daemon_$B"
-  "$CUZK" serve --config "$W/cuzk_$B.toml" >"$OUT/daemon_$B.log" 2>&1 &
+  CG=""
+  if [ -n "${MEMORY_MAX:-}" ]; then
+    CG=/sys/fs/cgroup/cuzk_budget_$$
+    grep -qw memory /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null ||
+      echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+    mkdir -p "$CG" && echo "$MEMORY_MAX" >"$CG/memory.max" && echo 0 >"$CG/memory.swap.max" 2>/dev/null
+    [ -w "$CG/cgroup.procs" ] && [ -f "$CG/memory.max" ] || { say "MEMORY_MAX: no writable cgroup v2 at $CG"; CG=""; }
+  fi
+  if [ -n "$CG" ]; then
+    sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" "$CUZK" serve --config "$W/cuzk_$B.toml" \
+      >"$OUT/daemon_$B.log" 2>&1 &
+  else
+    "$CUZK" serve --config "$W/cuzk_$B.toml" >"$OUT/daemon_$B.log" 2>&1 &
+  fi
   D=$!
   for _ in $(seq 300); do
     grep -q "cuzk daemon listening" "$OUT/daemon_$B.log" && break
@@ -97,6 +112,11 @@ TOML
   kill $D
   wait $D 2>/dev/null
   peak=$(smi_stop "daemon_$B")
+  if [ -n "$CG" ]; then
+    say "cgroup memory.max $MEMORY_MAX: peak $(($(cat "$CG/memory.peak" 2>/dev/null || echo 0) / 1048576)) MiB," \
+      "oom_kill $(sed -n 's/^oom_kill //p' "$CG/memory.events")"
+    rmdir "$CG" 2>/dev/null
+  fi
   say "daemon $B: first job $first ms (verify: $ok); batch of ${JOBS:-3} with ${JOBS:-3} in flight: exit $rc, $batch ms" \
     "($((batch / ${JOBS:-3})) ms per proof); device peak $peak; daemon host peak $rss"
   grep -E "per proof|proofs|wall" "$OUT/daemon_${B}_batch.log" | head -5 | tee -a "$SUM"

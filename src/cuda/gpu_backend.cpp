@@ -39,6 +39,18 @@ DeviceShape shape_on_device(const ProvingKey& key, const CompactCs* rows) {
   return sh;
 }
 
+/// CUZK_SIDE_STREAM=0 (measurements and tests): plans without the side stream
+/// (DevicePlan::side_chunk_bytes). Read at each planning, as CUZK_H_LEAN is at each proof.
+bool side_stream_allowed() {
+  const char* e = std::getenv("CUZK_SIDE_STREAM");
+  return !(e && std::string(e) == "0");
+}
+
+/// The plan of `key` (with these rows) on `budget` bytes of this device.
+DevicePlan plan_on_device(const ProvingKey& key, const CompactCs* rows, size_t budget) {
+  return plan_device(shape_on_device(key, rows), budget, side_stream_allowed());
+}
+
 /// A planned chunk size, or CUZK_STREAM_CHUNK_BYTES from the environment when smaller (tests: many
 /// chunks on small keys and rows), rounded down to whole G2 points (192 bytes; also whole G1 points and
 /// 64-byte multiples).
@@ -64,6 +76,15 @@ class ChunkSequence {
     const size_t per = pipe_.chunk_bytes() / elem;
     for (size_t off = 0; off < n; off += per)
       chunks_.push_back({static_cast<const char*>(host) + off * elem, std::min(per, n - off) * elem});
+  }
+  /// Appends chunks of `counts[i]` `elem`-byte points each, in order from `host` (each at most the pipe's
+  /// chunk size; zero counts are skipped).
+  void add_pieces(const void* host, const std::vector<size_t>& counts, size_t elem) {
+    const char* at = static_cast<const char*>(host);
+    for (size_t c : counts) {
+      if (c) chunks_.push_back({at, c * elem});
+      at += c * elem;
+    }
   }
   /// Waits for the next chunk, which must start at `host` (the caller's vector and offset: the MSMs run in
   /// the order the vectors were added); returns its device address and bytes. Throws kInternal otherwise.
@@ -222,6 +243,7 @@ struct GpuBackend::Impl {
   size_t budget = 0;
   std::map<std::pair<int, int>, std::unique_ptr<cuda::GpuNtt>> ntts;
   std::unique_ptr<cuda::MsmG1> stream_g1;  // the engines of streamed vectors (their scratch only)
+  std::unique_ptr<cuda::MsmG1> side_g1;    // the side stream's engine (beside the H MSM)
   std::unique_ptr<cuda::MsmG2> stream_g2;
   std::unique_ptr<ThreadPool> g2_pool;
   std::unique_ptr<cuda::UploadStaging> staging;  // pinned chunks for the uploads (used under gpu_mu)
@@ -289,16 +311,7 @@ struct GpuBackend::Impl {
   /// inputs ‖ aux of `asg` into slot s (outside gpu_mu): returns once the data is on the device.
   void fill_slot(WitnessSlot& s, const Assignment& asg) {
     auto copy = [this](void* d, const void* src, size_t bytes) {
-      const size_t parts = 8, step = (bytes / parts + 63) / 64 * 64;
-      slot_copy_pool->parallel_for(
-          parts,
-          [&](size_t lo, size_t hi) {
-            for (size_t p = lo; p < hi; p++) {
-              const size_t b = p * step;
-              if (b < bytes) std::memcpy((char*)d + b, (const char*)src + b, std::min(step, bytes - b));
-            }
-          },
-          1);
+      parallel_copy(*slot_copy_pool, d, src, bytes);
     };
     s.staging->upload_at(s.w, 0, asg.inputs.data(), asg.inputs.size(), copy, true);
     s.staging->upload_at(s.w, asg.inputs.size(), asg.aux.data(), asg.aux.size(), copy, true);
@@ -312,23 +325,31 @@ struct GpuBackend::Impl {
     if (host.size() < dst.size()) dst.zero_from(host.size());
   }
   /// dst[at..at + n) ← host[0..n) through the pinned staging buffers.
-  void upload_at(cuda::DeviceFrVec& dst, size_t at, const Fr* host, size_t n) {
+  /// With `host_wait` the call returns once the data is on the device and the context stream is not
+  /// ordered after the copy (for an upload beside kernels queued by another thread).
+  void upload_at(cuda::DeviceFrVec& dst, size_t at, const Fr* host, size_t n, bool host_wait = false) {
     if (!staging) {
       staging = std::make_unique<cuda::UploadStaging>(size_t{64} << 20, opt.device);
       copy_pool = std::make_unique<ThreadPool>(8);
     }
-    staging->upload_at(dst, at, host, n, [this](void* d, const void* src, size_t bytes) {
-      const size_t parts = 8, step = (bytes / parts + 63) / 64 * 64;
-      copy_pool->parallel_for(
-          parts,
-          [&](size_t lo, size_t hi) {
-            for (size_t p = lo; p < hi; p++) {
-              const size_t b = p * step;
-              if (b < bytes) std::memcpy((char*)d + b, (const char*)src + b, std::min(step, bytes - b));
-            }
-          },
-          1);
-    });
+    staging->upload_at(
+        dst, at, host, n,
+        [this](void* d, const void* src, size_t bytes) { parallel_copy(*copy_pool, d, src, bytes); },
+        host_wait);
+  }
+  /// d[0..bytes) ← src[0..bytes) in eight 64-byte-aligned parts on `pool` (into a staging buffer: one
+  /// thread's memcpy does not keep up with the link).
+  static void parallel_copy(ThreadPool& pool, void* d, const void* src, size_t bytes) {
+    const size_t parts = 8, step = (bytes / parts + 63) / 64 * 64;
+    pool.parallel_for(
+        parts,
+        [&](size_t lo, size_t hi) {
+          for (size_t p = lo; p < hi; p++) {
+            const size_t b = p * step;
+            if (b < bytes) std::memcpy((char*)d + b, (const char*)src + b, std::min(step, bytes - b));
+          }
+        },
+        1);
   }
 
   size_t resident_bytes() const {
@@ -394,7 +415,7 @@ struct GpuBackend::Impl {
   std::shared_ptr<Resident> resident_for(const std::shared_ptr<const ProvingKey>& key,
                                          const CompactCs* rows_cs = nullptr) {
     budget = device_budget();
-    const DevicePlan plan = plan_device(shape_on_device(*key, rows_cs), budget);
+    const DevicePlan plan = plan_on_device(*key, rows_cs, budget);
     auto it = residents.find(key.get());
     if (it != residents.end() && it->second->key == key) {
       Resident& r = *it->second;
@@ -433,6 +454,26 @@ struct GpuBackend::Impl {
     pinned_rows = cs;
   }
 
+  /// What streamed rows are evaluated against: the circuit's coefficient table and the witness
+  /// (inputs ‖ aux) on the device; the rows' slices cross through `pipe`.
+  struct RowsInputs {
+    cuda::ChunkPipe& pipe;
+    cuda::DeviceFrVec table, w;
+    RowsInputs(Impl& im, const Assignment& asg, cuda::ChunkPipe& p)
+        : pipe(p),
+          table(asg.rows->table.size(), im.opt.device),
+          w(asg.inputs.size() + asg.aux.size(), im.opt.device) {
+      table.upload(asg.rows->table);
+      im.upload_at(w, 0, asg.inputs.data(), asg.inputs.size());
+      im.upload_at(w, asg.inputs.size(), asg.aux.data(), asg.aux.size());
+    }
+    /// out ← the rows of m applied to the witness.
+    void evaluate(const CompactMatrix& m, cuda::DeviceFrVec& out) const {
+      cuda::evaluate_rows_streamed({m.row_offsets.data(), m.cols.data(), m.coeffs.data(), m.rows()},
+                                   table.data(), w.data(), out, pipe);
+    }
+  };
+
   /// H of a deferred bellperson assignment whose rows stream from host memory (DevicePlan::rows_streamed),
   /// into `h` (n values, then coset_inverse'd like the other paths): the witness goes up, a is evaluated
   /// and transformed, then parked in pinned host memory while b's rows are evaluated; b is transformed,
@@ -442,21 +483,14 @@ struct GpuBackend::Impl {
                             const Fr& z_inv, bool frugal, cuda::DeviceFrVec& h, StageTimes& st) {
     const CompactCs& cs = *asg.rows;
     const int dev = opt.device;
-    const size_t n = cs.domain_size(), ni = asg.inputs.size();
+    const size_t n = cs.domain_size();
     auto t = Clock::now();
     pin_rows(asg.rows);
     if (ms_since(t) > 1) st.emplace_back("rows_pin", ms_since(t));
     t = Clock::now();
     cuda::ChunkPipe pipe(rows_chunk, dev);
-    cuda::DeviceFrVec table(cs.table.size(), dev);
-    table.upload(cs.table);
-    cuda::DeviceFrVec w(ni + asg.aux.size(), dev);
-    upload_at(w, 0, asg.inputs.data(), ni);
-    upload_at(w, ni, asg.aux.data(), asg.aux.size());
-    auto rows = [&](const CompactMatrix& m, cuda::DeviceFrVec& out) {
-      cuda::evaluate_rows_streamed({m.row_offsets.data(), m.cols.data(), m.coeffs.data(), m.rows()},
-                                   table.data(), w.data(), out, pipe);
-    };
+    auto in = std::make_unique<RowsInputs>(*this, asg, pipe);
+    auto rows = [&](const CompactMatrix& m, cuda::DeviceFrVec& out) { in->evaluate(m, out); };
     auto to_coset = [&](cuda::DeviceFrVec& v) {
       ntt.inverse(v);
       ntt.coset_forward(v, g);
@@ -475,9 +509,8 @@ struct GpuBackend::Impl {
     a = {};  // before b's transforms take their scratch: three vectors at most
     to_coset(b);
     cuda::DeviceFrVec c(n, dev);
-    cuda::evaluate_rows_streamed({cs.c.row_offsets.data(), cs.c.cols.data(), cs.c.coeffs.data(), cs.c.rows()},
-                                 table.data(), w.data(), c, pipe);
-    w = {};  // the MSMs' aux goes up again after H
+    rows(cs.c, c);
+    in.reset();  // the witness and the table go (the MSMs' aux goes up again after H)
     if (frugal) cuda::release_cached_memory(dev);
     to_coset(c);
     h = cuda::DeviceFrVec(n, dev);  // after c's transforms have returned their scratch
@@ -494,7 +527,7 @@ struct GpuBackend::Impl {
                                  const Fr& z_inv, bool frugal, cuda::DeviceFrVec& h, StageTimes& st) {
     const CompactCs& cs = *asg.rows;
     const int dev = opt.device;
-    const size_t n = cs.domain_size(), ni = asg.inputs.size();
+    const size_t n = cs.domain_size();
     auto t = Clock::now();
     pin_rows(asg.rows);
     if (ms_since(t) > 1) st.emplace_back("rows_pin", ms_since(t));
@@ -504,21 +537,13 @@ struct GpuBackend::Impl {
     Fr* const a_park = parked(2, n);  // transformed
     cuda::ChunkPipe pipe(rows_chunk, dev);
     {
-      cuda::DeviceFrVec table(cs.table.size(), dev);
-      table.upload(cs.table);
-      cuda::DeviceFrVec w(ni + asg.aux.size(), dev);
-      upload_at(w, 0, asg.inputs.data(), ni);
-      upload_at(w, ni, asg.aux.data(), asg.aux.size());
-      auto eval = [&](const CompactMatrix& m, cuda::DeviceFrVec& out) {
-        cuda::evaluate_rows_streamed({m.row_offsets.data(), m.cols.data(), m.coeffs.data(), m.rows()},
-                                     table.data(), w.data(), out, pipe);
-      };
+      const RowsInputs in(*this, asg, pipe);
       h = cuda::DeviceFrVec(n, dev);
-      eval(cs.c, h);
+      in.evaluate(cs.c, h);
       cuda::AsyncCopy::to_host(c_raw, h).wait();  // then the vector's buffer is written again
-      eval(cs.b, h);
+      in.evaluate(cs.b, h);
       cuda::AsyncCopy::to_host(b_park, h).wait();
-      eval(cs.a, h);
+      in.evaluate(cs.a, h);
     }                                              // the witness and the table go
     if (frugal) cuda::release_cached_memory(dev);  // the witness's block is not a vector's size
     auto to_coset = [&](cuda::DeviceFrVec& v) {
@@ -556,13 +581,13 @@ struct GpuBackend::Impl {
   /// Σ scalars·bases over host `bases` whose chunks come from `seq` (scalars on the device): chunk i + 1
   /// crosses the link while chunk i's MSM runs, and the next vector's first chunk while this one's last.
   template <class F>
-  Jacobian<F> streamed(std::unique_ptr<cuda::Msm<F>>& engine, ChunkSequence& seq,
-                       const BigVector<Affine<F>>& bases, const Fr* d_scalars, size_t n, size_t scratch) {
+  Jacobian<F> streamed(std::unique_ptr<cuda::Msm<F>>& engine, ChunkSequence& seq, const Affine<F>* bases,
+                       const Fr* d_scalars, size_t n, size_t scratch) {
     if (!engine)
       engine = std::make_unique<cuda::Msm<F>>(cuda::MsmConfig{opt.device, 0, size_t{1} << 28, scratch});
     Jacobian<F> acc = Jacobian<F>::infinity();
     for (size_t off = 0; off < n;) {
-      const auto [d, bytes] = seq.next(bases.data() + off);
+      const auto [d, bytes] = seq.next(bases + off);
       const size_t len = bytes / sizeof(Affine<F>);
       acc = acc + engine->msm_split01_device_bases(static_cast<const Affine<F>*>(d), d_scalars + off, len);
       seq.done();  // the MSM returned: its buffer takes the chunk after next
@@ -593,13 +618,13 @@ bool GpuBackend::preload(const std::shared_ptr<const ProvingKey>& key, const Com
 // These two plan without the GPU mutex (held through a partition's kernels): the budget and the device
 // are fixed once the backend is made.
 KeyVectorSet GpuBackend::device_resident(const ProvingKey& key, const CompactCs* rows) const {
-  KeyVectorSet out = plan_device(shape_on_device(key, rows), impl_->device_budget()).resident;
+  KeyVectorSet out = plan_on_device(key, rows, impl_->device_budget()).resident;
   if (impl_->g2_pool) out[(int)KeyVector::kBG2] = false;  // the CPU pool reads b_g2's host points
   return out;
 }
 
 uint64_t GpuBackend::partition_host_bytes(const ProvingKey& key, const CompactCs* rows) const {
-  const DevicePlan p = plan_device(shape_on_device(key, rows), impl_->device_budget());
+  const DevicePlan p = plan_on_device(key, rows, impl_->device_budget());
   const uint64_t n = key.domain_size(), vars = (uint64_t)key.n_inputs + key.n_aux;
   uint64_t b = 0;
   if (rows && p.rows_streamed)
@@ -614,7 +639,7 @@ DevicePlan GpuBackend::plan(const ProvingKey& key, const CompactCs* rows) const 
   std::lock_guard<std::mutex> lk(impl_->gpu_mu);
   auto it = impl_->residents.find(&key);
   if (it != impl_->residents.end()) return it->second->plan;
-  return plan_device(shape_on_device(key, rows), impl_->device_budget());
+  return plan_on_device(key, rows, impl_->device_budget());
 }
 
 size_t GpuBackend::evict(const ProvingKey* key) {
@@ -822,26 +847,98 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     host_abc.reset();
     trace_memory(st, "h", dev);
     if (frugal) cuda::release_cached_memory(dev);  // b, c and the NTT scratch go back to the driver
-    if (!slot && plan.abc_in_sequence) {           // the witness goes up now that H's buffers are gone
-      t = Clock::now();
-      wv = cuda::DeviceFrVec(key->n_aux, dev);
-      im.upload(wv, asg->aux.data(), key->n_aux);
-      st.emplace_back("upload_aux", ms_since(t));
-    }
+    // Beside the H MSM (compute-bound, the link mostly idle), on a second thread: the witness goes up
+    // when H's buffers took its place (on the copy stream), then the side stream's vectors (L, and A's
+    // aux part when A has a point per variable) are summed by a second engine from their own chunks.
+    // The buffer is taken after the synchronization above, so no queued kernel can reuse its block.
+    const bool aux_beside = !slot && plan.abc_in_sequence;
+    if (aux_beside) wv = cuda::DeviceFrVec(key->n_aux, dev);
     const Fr* d_aux = slot ? slot->w.data() + ni : wv.data();
+    const bool side_a = plan.side_a && !res->a && key->count(KeyVector::kA) > ni;
+    const bool side_l = plan.side_l && !res->l && key->n_aux > 0;
+    StageTimes side_st;
+    G1 side_a_sum = G1::infinity(), side_l_sum = G1::infinity();
+    auto beside_h = [&] {
+      auto t0 = Clock::now();
+      if (aux_beside) {
+        im.upload_at(wv, 0, asg->aux.data(), key->n_aux, true);
+        side_st.emplace_back("upload_aux_beside_h", ms_since(t0));
+      }
+      if (!side_a && !side_l) return;
+      const size_t side_chunk = chunk_bytes(plan.side_chunk_bytes);
+      cuda::ChunkPipe side_pipe(side_chunk, dev);
+      ChunkSequence side_seq(side_pipe);
+      const G1Affine* a_aux = res->host_g1(KeyVector::kA).data() + ni;
+      const G1Affine* l = res->host_g1(KeyVector::kL).data();
+      // A's aux points in pieces of whole words of its density bitmap (a_words[i] .. a_words[i + 1]),
+      // each with as many points (set bits) as one side buffer holds
+      std::vector<size_t> a_pieces, a_words;
+      if (side_a) {
+        const auto& w = asg->a_aux.words();
+        const size_t cap = side_chunk / sizeof(G1Affine);
+        a_words.push_back(0);
+        size_t in_piece = 0;
+        for (size_t k = 0; k < w.size(); k++) {
+          const size_t pop = (size_t)__builtin_popcountll(w[k]);
+          if (in_piece + pop > cap) a_pieces.push_back(in_piece), a_words.push_back(k), in_piece = 0;
+          in_piece += pop;
+        }
+        a_pieces.push_back(in_piece);
+        a_words.push_back(w.size());
+        side_seq.add_pieces(a_aux, a_pieces, sizeof(G1Affine));
+      }
+      if (side_l) side_seq.add(l, key->n_aux, sizeof(G1Affine));
+      if (side_a) {
+        t0 = Clock::now();
+        // inputs ‖ aux[a_aux] against A: the inputs' few points on the host; the aux part in pieces of
+        // whole density words, each piece's scalars gathered from the aux on the device
+        ThreadPool one(1);
+        side_a_sum = msm<Fp>(std::span(res->host_g1(KeyVector::kA).data(), ni), asg->inputs, one);
+        if (!im.side_g1)
+          im.side_g1 = std::make_unique<cuda::MsmG1>(cuda::MsmConfig{dev, 0, size_t{1} << 28, side_chunk});
+        const uint64_t* words = asg->a_aux.words().data();
+        const size_t nbits = asg->a_aux.size();
+        for (size_t i = 0, pt = 0; i < a_pieces.size(); i++) {
+          if (!a_pieces[i]) continue;
+          const auto [d, bytes] = side_seq.next(a_aux + pt);
+          cuda::DeviceFrVec sc(a_pieces[i], dev);
+          const size_t bit0 = 64 * a_words[i], bit1 = std::min(64 * a_words[i + 1], nbits);
+          cuda::gather_by_density({}, d_aux + bit0, key->n_aux - bit0, words + a_words[i], bit1 - bit0, sc);
+          cuda::synchronize(dev);  // the gather ran on the context stream; the engine has its own
+          side_a_sum = side_a_sum + im.side_g1->msm_split01_device_bases(static_cast<const G1Affine*>(d),
+                                                                         sc.data(), a_pieces[i]);
+          side_seq.done();
+          pt += a_pieces[i];
+          (void)bytes;
+        }
+        side_st.emplace_back("msm_a_beside_h", ms_since(t0));
+      }
+      if (side_l) {
+        t0 = Clock::now();
+        side_l_sum = im.streamed(im.side_g1, side_seq, l, d_aux, key->n_aux, side_chunk);
+        side_st.emplace_back("msm_l_beside_h", ms_since(t0));
+      }
+      if (frugal) im.side_g1->release_scratch();
+    };
+    // Declared after what it reads: on an exception it is waited for before they go.
+    std::future<void> side;
+    if (aux_beside || side_a || side_l) side = std::async(std::launch::async, beside_h);
 
     // The streamed vectors' chunk buffers, for this call's MSMs.
     std::unique_ptr<cuda::ChunkPipe> pipe;
     std::unique_ptr<ChunkSequence> seq;
-    if (plan.streamed_bytes) {
+    const bool main_streams =
+        !res->h || (!res->a && !side_a) || !res->b_g1 || (!res->l && !side_l) || (!im.g2_pool && !res->b_g2);
+    if (main_streams) {
       pipe = std::make_unique<cuda::ChunkPipe>(chunk_bytes(plan.chunk_bytes), dev);
       seq = std::make_unique<ChunkSequence>(*pipe);
       // in the order of the calls below
       if (!res->h) seq->add(res->host_g1(KeyVector::kH).data(), h_len, sizeof(G1Affine));
-      if (!res->a) seq->add(res->host_g1(KeyVector::kA).data(), key->count(KeyVector::kA), sizeof(G1Affine));
+      if (!res->a && !side_a)
+        seq->add(res->host_g1(KeyVector::kA).data(), key->count(KeyVector::kA), sizeof(G1Affine));
       if (!res->b_g1)
         seq->add(res->host_g1(KeyVector::kBG1).data(), key->count(KeyVector::kBG1), sizeof(G1Affine));
-      if (!res->l) seq->add(res->host_g1(KeyVector::kL).data(), key->n_aux, sizeof(G1Affine));
+      if (!res->l && !side_l) seq->add(res->host_g1(KeyVector::kL).data(), key->n_aux, sizeof(G1Affine));
       if (!im.g2_pool && !res->b_g2)
         seq->add(res->host_g2().data(), key->count(KeyVector::kBG1), sizeof(G2Affine));
     }
@@ -850,7 +947,7 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
       using J = std::decay_t<decltype(engine->msm_split01_device(sc, len))>;
       if (len == 0) return J::infinity();
       J out = engine ? engine->msm_split01_device(sc, len)
-                     : im.streamed(stream_engine, *seq, bases, sc, len, scratch);
+                     : im.streamed(stream_engine, *seq, bases.data(), sc, len, scratch);
       if (frugal) (engine ? engine : stream_engine)->release_scratch();
       return out;
     };
@@ -860,12 +957,20 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     trace_memory(st, "msm_h", dev);
     a = {};
     st.emplace_back("msm_h", ms_since(t));
+    if (side.valid()) {
+      t = Clock::now();
+      side.get();
+      st.emplace_back("side_wait", ms_since(t));
+      st.insert(st.end(), side_st.begin(), side_st.end());
+    }
     if (frugal) cuda::release_cached_memory(dev);
 
     // scalars of A, B, L on the device, compacted by density
     t = Clock::now();
-    cuda::DeviceFrVec as(key->count(KeyVector::kA), dev), bs(key->count(KeyVector::kBG1), dev);
-    cuda::gather_by_density(asg->inputs, d_aux, key->n_aux, asg->a_aux.words().data(), asg->a_aux.size(), as);
+    cuda::DeviceFrVec as(side_a ? 0 : key->count(KeyVector::kA), dev), bs(key->count(KeyVector::kBG1), dev);
+    if (!side_a)
+      cuda::gather_by_density(asg->inputs, d_aux, key->n_aux, asg->a_aux.words().data(), asg->a_aux.size(),
+                              as);
     std::vector<Fr> b_head;
     for (size_t i = 0; i < asg->inputs.size(); i++)
       if (asg->b_inp.test(i)) b_head.push_back(asg->inputs[i]);
@@ -880,9 +985,9 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
       st.emplace_back(name, ms_since(t0));
       return out;
     };
-    s.a = run_g1("msm_a", res->a, res->host_g1(KeyVector::kA), as.data(), as.size());
+    s.a = side_a ? side_a_sum : run_g1("msm_a", res->a, res->host_g1(KeyVector::kA), as.data(), as.size());
     s.b_g1 = run_g1("msm_b_g1", res->b_g1, res->host_g1(KeyVector::kBG1), bs.data(), bs.size());
-    s.l = run_g1("msm_l", res->l, res->host_g1(KeyVector::kL), d_aux, key->n_aux);
+    s.l = side_l ? side_l_sum : run_g1("msm_l", res->l, res->host_g1(KeyVector::kL), d_aux, key->n_aux);
     trace_memory(st, "msm_l", dev);
     if (slot) im.give_slot(std::move(slot));  // the L MSM returned: no kernel reads the witness now
     if (!im.g2_pool) {

@@ -16,6 +16,7 @@ constexpr size_t kMinChunk = size_t{64} << 20;  // at most this for the smallest
 constexpr size_t kMaxChunk = size_t{2} << 30;
 constexpr size_t kMaxScratch = size_t{4} << 30;    // MsmConfig's default
 constexpr size_t kMinScratch = size_t{512} << 20;  // at most this for the smallest scratch (min_scratch)
+constexpr size_t kSideChunk = size_t{512} << 20;   // the largest buffer of the side stream
 
 /// The smallest MSM scratch planned: 64 bytes a domain point (digits, sort keys, the 0/1 split's flags),
 /// between 16 MiB and kMinScratch.
@@ -48,7 +49,28 @@ struct PhaseBytes {
   size_t ntt, msm_base;  // msm_base: without the chunk buffers
 };
 
-PhaseBytes phase_bytes(const DeviceShape& s, const Arrangement& arr, size_t scratch) {
+/// What streaming beside the H MSM takes: which vectors go there (L and A, whose scalars come from the
+/// aux) and the device bytes of its two buffers, its engine's scratch (as large as one) and, for A, one
+/// chunk's gathered scalars (a third of one: 32 bytes a 96-byte point), during the H MSM.
+struct Side {
+  bool a = false, l = false;
+  size_t chunk = 0;  // each of its two buffers
+  size_t bytes() const { return chunk ? 3 * chunk + (a ? chunk / 3 : 0) : 0; }
+};
+
+/// The side stream of a plan that streams `streamed` (per KeyVector) with `budget` bytes, or none.
+Side side_for(const DeviceShape& s, const std::array<bool, kKeyVectors>& streamed, size_t budget) {
+  Side d;
+  d.l = streamed[(int)KeyVector::kL] && s.l > 0;
+  d.a = streamed[(int)KeyVector::kA] && s.a > s.n_inputs;
+  if (!d.a && !d.l) return d;
+  // a 48th of the budget, at most kSideChunk and an eighth of the vectors, in 64-point units
+  const size_t vectors = (d.a ? s.a * kG1 : 0) + (d.l ? s.l * kG1 : 0), unit = kG1 * 64;
+  d.chunk = std::max(std::min({budget / 48, kSideChunk, vectors / 8}) / unit * unit, unit);
+  return d;
+}
+
+PhaseBytes phase_bytes(const DeviceShape& s, const Arrangement& arr, size_t scratch, const Side& side) {
   const size_t n = size_t{1} << s.log_n;
   const size_t vec = n * kFr;
   // Deferred rows: the witness (inputs ‖ aux) sits in device slots; otherwise aux goes up on its own.
@@ -63,14 +85,17 @@ PhaseBytes phase_bytes(const DeviceShape& s, const Arrangement& arr, size_t scra
     // Lean: w + one vector while evaluating, a vector and the transform's scratch, c and two slices.
     p.ntt = (arr.h_lean ? std::max(w + vec, 2 * vec) : std::max(w, vec) + 2 * vec) + s.ntt_table_bytes +
             s.rows_table_bytes + 2 * rows_chunk_bytes(s);
-    p.msm_base = std::max(vec, (s.a + s.b_g1) * kFr) + s.n_aux * kFr + scratch;
+    p.msm_base =
+        std::max(vec + side.bytes(), (side.a ? s.b_g1 : s.a + s.b_g1) * kFr) + s.n_aux * kFr + scratch;
     return p;
   }
   // a, b, c (two at a time in sequence), the multi-pass NTT's scratch vector and its tables.
   // In sequence the witness goes up only after H (a, b, c come from the host then).
   p.ntt = (arr.abc_in_sequence ? 2 * vec : 3 * vec + witness) + vec + s.ntt_table_bytes + rows;
-  // The H scalars, then the gathered A and B scalars; one MSM's scratch at a time.
-  p.msm_base = std::max(vec, (s.a + s.b_g1) * kFr) + witness + rows + scratch;
+  // The H scalars (and the side stream beside their MSM), then the gathered A and B scalars (B's only
+  // when A went beside H); one MSM's scratch at a time.
+  p.msm_base =
+      std::max(vec + side.bytes(), (side.a ? s.b_g1 : s.a + s.b_g1) * kFr) + witness + rows + scratch;
   return p;
 }
 
@@ -83,8 +108,10 @@ double gib(size_t b) { return (double)b / (double)(size_t{1} << 30); }
 constexpr double kLinkBytesPerSecond = 25e9;
 constexpr double kHostAbcSecondsPerRowByte = 3.28 / 8.9e9;
 
-double cost(const DeviceShape& s, const Arrangement& arr, size_t streamed) {
-  double t = (double)streamed / kLinkBytesPerSecond;
+double cost(const DeviceShape& s, const Arrangement& arr, size_t streamed, const Side& side) {
+  // The side stream's bytes cross while the (compute-bound) H MSM runs: counted at a quarter.
+  const size_t beside = (side.a ? s.a * kG1 : 0) + (side.l ? s.l * kG1 : 0);
+  double t = (double)(streamed - beside) / kLinkBytesPerSecond + 0.25 * (double)beside / kLinkBytesPerSecond;
   if (s.rows_bytes && arr.rows_streamed) {  // the rows, a parked and fetched back, the witness again
     const size_t vec = size_t{32} << s.log_n;
     // lean: c and b down and up raw, b and a down and up transformed, against a's one round trip
@@ -128,7 +155,7 @@ size_t key_vector_bytes(const DeviceShape& s, KeyVector v) {
   return 0;
 }
 
-DevicePlan plan_device(const DeviceShape& s, size_t budget) {
+DevicePlan plan_device(const DeviceShape& s, size_t budget, bool side_allowed) {
   const size_t usable = budget > kDeviceReserve ? budget - kDeviceReserve : 0;
   std::vector<Arrangement> arrangements = {{2, true, false},       {1, true, false},
                                            {1, false, false},      {0, false, true},
@@ -147,37 +174,47 @@ DevicePlan plan_device(const DeviceShape& s, size_t budget) {
   // A scratch of an eighth of the budget where that fits, else the least one.
   for (const size_t scratch : {std::clamp(budget / 8, min_scratch(s), kMaxScratch), min_scratch(s)}) {
     for (const Arrangement& arr : arrangements) {
-      const PhaseBytes p = phase_bytes(s, arr, scratch);
-      for (unsigned mask = 0; mask < (1u << kKeyVectors); mask++) {
-        size_t res = 0;
-        for (int v = 0; v < kKeyVectors; v++)
-          if (mask >> v & 1) res += bytes[v];
-        const bool streams = res < total;
-        const size_t chunks = streams ? 2 * min_chunk(total) : 0;
-        if (res + std::max(p.ntt, p.msm_base + chunks) > usable) continue;
-        // The cheapest plan by the cost model; among equal costs the one keeping more resident, then the
-        // richer arrangement (earlier in the list).
-        const double c = cost(s, arr, total - res);
-        if (found && (c > best_cost || (c == best_cost && res <= best_resident))) continue;
-        found = true;
-        best_resident = res;
-        best_cost = c;
-        best.cost_seconds = c;
-        best.resident = {};
-        for (int v = 0; v < kKeyVectors; v++) best.resident[v] = mask >> v & 1;
-        best.resident_bytes = res;
-        best.streamed_bytes = total - res;
-        best.witness_slots = arr.slots;
-        best.rows_resident = arr.rows_resident && s.rows_bytes > 0;
-        best.abc_in_sequence = arr.abc_in_sequence;
-        best.rows_streamed = arr.rows_streamed && s.rows_bytes > 0;
-        best.h_lean = best.rows_streamed && arr.h_lean;
-        best.rows_chunk_bytes = best.rows_streamed ? rows_chunk_bytes(s) : 0;
-        best.msm_scratch_bytes = scratch;
-        best.ntt_phase_bytes = p.ntt;
-        const size_t left = usable - res - p.msm_base;  // ≥ chunks by the test above
-        best.chunk_bytes = streams ? std::min(kMaxChunk, left / 2) / kG2 * kG2 : 0;
-        best.msm_phase_bytes = p.msm_base + 2 * best.chunk_bytes;
+      for (const bool side_stream : {side_allowed, false}) {
+        for (unsigned mask = 0; mask < (1u << kKeyVectors); mask++) {
+          size_t res = 0;
+          std::array<bool, kKeyVectors> streamed{};
+          for (int v = 0; v < kKeyVectors; v++) {
+            if (mask >> v & 1) res += bytes[v];
+            streamed[v] = !(mask >> v & 1) && bytes[v] > 0;
+          }
+          const Side side = side_stream ? side_for(s, streamed, budget) : Side{};
+          const PhaseBytes p = phase_bytes(s, arr, scratch, side);
+          const bool streams = res < total;
+          const size_t chunks = streams ? 2 * min_chunk(total) : 0;
+          if (res + std::max(p.ntt, p.msm_base + chunks) > usable) continue;
+          // The cheapest plan by the cost model; among equal costs the one keeping more resident, then the
+          // richer arrangement (earlier in the list).
+          const double c = cost(s, arr, total - res, side);
+          if (found && (c > best_cost || (c == best_cost && res <= best_resident))) continue;
+          found = true;
+          best_resident = res;
+          best_cost = c;
+          best.cost_seconds = c;
+          best.resident = {};
+          for (int v = 0; v < kKeyVectors; v++) best.resident[v] = mask >> v & 1;
+          best.resident_bytes = res;
+          best.streamed_bytes = total - res;
+          best.witness_slots = arr.slots;
+          best.rows_resident = arr.rows_resident && s.rows_bytes > 0;
+          best.abc_in_sequence = arr.abc_in_sequence;
+          best.rows_streamed = arr.rows_streamed && s.rows_bytes > 0;
+          best.h_lean = best.rows_streamed && arr.h_lean;
+          best.rows_chunk_bytes = best.rows_streamed ? rows_chunk_bytes(s) : 0;
+          best.msm_scratch_bytes = scratch;
+          best.ntt_phase_bytes = p.ntt;
+          const size_t left = usable - res - p.msm_base;  // ≥ chunks by the test above
+          best.chunk_bytes = streams ? std::min(kMaxChunk, left / 2) / kG2 * kG2 : 0;
+          best.msm_phase_bytes = p.msm_base + 2 * best.chunk_bytes;
+          best.side_chunk_bytes = side.chunk;
+          best.side_a = side.a;
+          best.side_l = side.l;
+        }
+        if (!side_allowed) break;
       }
     }
     if (found) break;
@@ -185,7 +222,7 @@ DevicePlan plan_device(const DeviceShape& s, size_t budget) {
   Arrangement lean = arrangements.front();
   best.min_budget = SIZE_MAX;
   for (const Arrangement& arr : arrangements) {
-    const PhaseBytes lp = phase_bytes(s, arr, min_scratch(s));
+    const PhaseBytes lp = phase_bytes(s, arr, min_scratch(s), Side{});
     const size_t need = std::max(lp.ntt, lp.msm_base + 2 * min_chunk(total)) + kDeviceReserve;
     if (need < best.min_budget) best.min_budget = need, lean = arr;
   }
@@ -206,7 +243,14 @@ std::string DevicePlan::describe() const {
     if (!dst.empty()) dst += ",";
     dst += key_vector_name((KeyVector)v);
   }
-  char buf[512];
+  std::string side;
+  if (side_chunk_bytes) {
+    char b[96];
+    std::snprintf(b, sizeof b, "; %s%s%s beside H (2 x %.0f MiB)", side_a ? "a" : "",
+                  side_a && side_l ? "," : "", side_l ? "l" : "", (double)side_chunk_bytes / (1 << 20));
+    side = b;
+  }
+  char buf[640];
   if (!fits) {
     std::snprintf(buf, sizeof buf, "does not fit: budget %.1f GiB, needs at least %.1f GiB", gib(budget),
                   gib(min_budget));
@@ -215,14 +259,14 @@ std::string DevicePlan::describe() const {
   std::snprintf(
       buf, sizeof buf,
       "resident %s (%.1f GiB); streamed %s (%.1f GiB per partition, 2 x %.0f MiB chunks); partition "
-      "%.1f GiB for H, %.1f GiB for the MSMs; %d witness slot%s, rows on the %s, a/b/c %s; model +%.2f s",
+      "%.1f GiB for H, %.1f GiB for the MSMs; %d witness slot%s, rows on the %s, a/b/c %s%s; model +%.2f s",
       res.empty() ? "-" : res.c_str(), gib(resident_bytes), str.empty() ? "-" : str.c_str(),
       gib(streamed_bytes), (double)chunk_bytes / (1 << 20), gib(ntt_phase_bytes), gib(msm_phase_bytes),
       witness_slots, witness_slots == 1 ? "" : "s",
       rows_resident   ? "device"
       : rows_streamed ? (h_lean ? "host, streamed to the device, H lean" : "host, streamed to the device")
                       : "host",
-      abc_in_sequence ? "in sequence" : "at once", cost_seconds);
+      abc_in_sequence ? "in sequence" : "at once", side.c_str(), cost_seconds);
   return buf;
 }
 

@@ -48,11 +48,17 @@ struct DevicePlan {
   bool h_lean = false;  ///< with rows_streamed: H in two vectors at most (a, b, c parked in host memory
                         ///< and streamed back; for the smallest cards)
   size_t rows_chunk_bytes = 0;  ///< each of the two slice buffers of streamed rows (≤ kRowsChunk)
-  size_t ntt_phase_bytes = 0;   ///< peak of the partition while H is computed (besides the resident key)
-  size_t msm_phase_bytes = 0;   ///< peak of the partition during its MSMs (chunks included)
-  double cost_seconds = 0;      ///< the model's time per partition beyond a resident proof (plan_device)
-  bool fits = false;            ///< false: the budget is below the smallest arrangement (min_budget)
-  size_t min_budget = 0;        ///< the smallest budget this key proves in
+  /// The side stream: the streamed vectors whose scalars come from the witness's aux (L, and A's aux
+  /// part, its scalars gathered chunk by chunk) cross through their own two buffers of this size, summed
+  /// by a second MSM engine beside the H MSM, which is compute-bound and leaves the link mostly idle;
+  /// their scratch is bounded by one buffer's size. 0: none (they stream after H, through the main chunks).
+  size_t side_chunk_bytes = 0;
+  bool side_a = false, side_l = false;  ///< which vectors take the side stream
+  size_t ntt_phase_bytes = 0;  ///< peak of the partition while H is computed (besides the resident key)
+  size_t msm_phase_bytes = 0;  ///< peak of the partition during its MSMs (chunks included)
+  double cost_seconds = 0;     ///< the model's time per partition beyond a resident proof (plan_device)
+  bool fits = false;           ///< false: the budget is below the smallest arrangement (min_budget)
+  size_t min_budget = 0;       ///< the smallest budget this key proves in
 
   /// True when no vector streams.
   bool all_resident() const { return streamed_bytes == 0; }
@@ -66,7 +72,8 @@ inline constexpr size_t kRowsChunk = size_t{256} << 20;
 /// Bytes kept free of any plan for the CUDA context's own allocations and the allocator's rounding.
 inline constexpr size_t kDeviceReserve = size_t{512} << 20;
 
-/// Plans `shape` on `budget` bytes of device memory. All the arrangements of a partition's own buffers
+/// Plans `shape` on `budget` bytes of device memory (`side_stream` false: no side stream is planned;
+/// CUZK_SIDE_STREAM=0 in the GPU backend, to measure it). All the arrangements of a partition's own buffers
 /// (two witness slots or one; rows on the device, evaluated on the host or streamed in slices; a, b, c at
 /// once or in sequence, with the witness uploaded after H) and every set of resident point vectors are tried,
 /// and the one with the least modelled cost wins: streamed bytes at 25 GB/s, host-evaluated rows at
@@ -74,6 +81,6 @@ inline constexpr size_t kDeviceReserve = size_t{512} << 20;
 /// chunk buffers sized from what is left (at least 64 MiB each, at most 2 GiB). `fits` is false when
 /// even the leanest arrangement with the smallest chunks exceeds the budget; `min_budget` then says
 /// what it needs.
-DevicePlan plan_device(const DeviceShape& shape, size_t budget);
+DevicePlan plan_device(const DeviceShape& shape, size_t budget, bool side_stream = true);
 
 }  // namespace cuzk
