@@ -47,7 +47,7 @@ struct KindCircuit {
 /// CUDA builds with a GPU, a point decoder that lives for the call) and returns its result. `rows` are the
 /// compact rows of the circuit the key is read for when they are known before the read (every kind's
 /// loader passes them; nullptr otherwise), so that what needs only the circuit is checked before the
-/// key's long read (the CLI's `prove --vk`: the key's public inputs).
+/// key's long read (the CLI refuses there a --vk made for another circuit).
 using ParamsReading = std::function<LoadedCircuit(
     const CompactCs* rows, const std::function<LoadedCircuit(const ParamsReadOptions&)>& read)>;
 
