@@ -93,7 +93,7 @@ struct Fixture {
                            [params, r1cs] { return cuzk::engine::load_bellperson(params, r1cs); });
     tiny_vk = cuzk::engine::load_circom(zkey).key->verifying_key();
     // No param cache: Filecoin kinds are refused (FAILED_PRECONDITION) after their input is checked.
-    const cuzk::engine::ParamsReading reading = [](const auto& read) {
+    const cuzk::engine::ParamsReading reading = [](const cuzk::CompactCs*, const auto& read) {
       return read(cuzk::ParamsReadOptions{});
     };
     kinds = std::make_unique<cuzk::engine::ProofKinds>(engine->circuits(),

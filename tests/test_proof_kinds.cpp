@@ -16,7 +16,7 @@ namespace cuzk::engine {
 namespace {
 
 ParamsReading plain_reading() {
-  return [](const auto& read) { return read(ParamsReadOptions{}); };
+  return [](const CompactCs*, const auto& read) { return read(ParamsReadOptions{}); };
 }
 
 /// The message of the Error `f` throws, after checking its code.

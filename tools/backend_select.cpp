@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include "engine/memory.hpp"
 #include "groth16/cpu_backend.hpp"
@@ -129,8 +130,8 @@ std::unique_ptr<PointDecoder> params_decoder(const DeviceChoice& c) {
   return nullptr;
 }
 
-ProvingKey read_params_on(const std::string& path, const DeviceChoice& c, SubgroupCheck check,
-                          bool show_progress) {
+void with_params_options_on(const std::string& path, const DeviceChoice& c, SubgroupCheck check,
+                            bool show_progress, const std::function<void(const ParamsReadOptions&)>& read) {
   const std::unique_ptr<PointDecoder> decoder = params_decoder(c);
   ParamsReadOptions opt;
   opt.subgroup = check;
@@ -152,7 +153,15 @@ ProvingKey read_params_on(const std::string& path, const DeviceChoice& c, Subgro
                    std::chrono::duration<double>(now - t0).count());
     };
   }
-  return read_params(path, opt);
+  read(opt);
+}
+
+ProvingKey read_params_on(const std::string& path, const DeviceChoice& c, SubgroupCheck check,
+                          bool show_progress) {
+  std::optional<ProvingKey> key;
+  with_params_options_on(path, c, check, show_progress,
+                         [&](const ParamsReadOptions& opt) { key.emplace(read_params(path, opt)); });
+  return std::move(*key);
 }
 
 }  // namespace cuzk::cli

@@ -2,6 +2,7 @@
 // --g2 cpu|gpu, --gpu-mem-budget, --threads.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,8 +18,9 @@ struct DeviceChoice {
   std::string device = "auto";  ///< auto (GPU when one is present, CPU otherwise), cpu or gpu
   std::vector<int> devices;     ///< GPU ordinals (empty = device 0)
   std::string g2 = "gpu";       ///< where the B_G2 MSM runs on a GPU backend: gpu or cpu
-  size_t gpu_mem_budget = 0;    ///< device bytes per GPU in all (GpuBackendOptions::mem_budget; 0 = the device's memory)
-  unsigned threads = 0;         ///< CPU threads (0 = all)
+  size_t gpu_mem_budget =
+      0;  ///< device bytes per GPU in all (GpuBackendOptions::mem_budget; 0 = the device's memory)
+  unsigned threads = 0;  ///< CPU threads (0 = all)
 };
 
 /// Parses a size such as "16GiB", "512MiB", "1.5GB" or a plain byte count (engine::parse_size without
@@ -49,5 +51,12 @@ std::unique_ptr<PointDecoder> params_decoder(const DeviceChoice& c);
 /// do.
 ProvingKey read_params_on(const std::string& path, const DeviceChoice& c,
                           SubgroupCheck check = SubgroupCheck::kYes, bool show_progress = false);
+
+/// Calls `read` with the options read_params_on reads `path` with (the subgroup check `check`, the points
+/// decoded on the GPU that c chooses or on c.threads CPU threads, with `show_progress` the check's lines on
+/// stderr), the decoder living for the call: for a reader other than read_params (a proof kind's loader,
+/// engine/kinds). Throws as params_decoder and `read` do.
+void with_params_options_on(const std::string& path, const DeviceChoice& c, SubgroupCheck check,
+                            bool show_progress, const std::function<void(const ParamsReadOptions&)>& read);
 
 }  // namespace cuzk::cli

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <future>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
@@ -14,6 +13,7 @@
 #include "circuits/sdr/porep.hpp"
 #include "circuits/stacked.hpp"
 #include "cli_checks.hpp"
+#include "engine/kinds/builtin.hpp"
 #include "engine/porep.hpp"
 #include "formats/atomic_file.hpp"
 #include "formats/fake_c1.hpp"
@@ -23,6 +23,7 @@
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
+#include "kind_prove.hpp"
 #include "util/error.hpp"
 #include "util/thread_pool.hpp"
 
@@ -227,79 +228,19 @@ int run_fake_c1(const std::string& size, std::string proof, uint64_t seed, std::
 }
 
 int run_prove(const std::string& c1_path, const std::string& params, const std::string& vk_path,
-              const std::string& out, bool chain_check, bool subgroup_check, const DeviceChoice& dev,
-              bool quiet) {
+              const std::string& out, bool subgroup_check, const DeviceChoice& dev, bool quiet) {
   if (c1_path.empty() || params.empty() || out.empty())
     throw Error(ErrorCode::kInvalidArgument,
                 "porep prove takes --c1 FILE --params FILE [--vk FILE] proof.bin");
   check_outputs({c1_path, params, vk_path}, {out});
-  const auto t0 = std::chrono::steady_clock::now();
-  ThreadPool pool(dev.threads);
-  const C1Output c1 = load_c1(c1_path);
-  engine::check_c1_comm_r(c1, c1_path);  // the circuit enforces it: refused before any work
-  if (chain_check) engine::check_c1_challenges(c1, c1_path);
-  const double t_c1 = seconds_since(t0);
-  const auto circuit = engine::porep_circuit(std::string(c1.registered_proof.size), pool);
-  const double t_circuit = seconds_since(t0) - t_c1;
-  // A --vk of another circuit is refused before the key's long load.
-  std::optional<VerifyingKey> given_vk;
-  if (!vk_path.empty()) {
-    given_vk = read_vk(vk_path);
-    check_vk_inputs(*given_vk, circuit->rows->n_inputs - 1, vk_path,
-                    "the " + circuit->shape.name + " PoRep circuit");
-  }
-  // Shared, so that a GPU backend keeps it resident across the partitions (a borrowed key is uploaded
-  // for every call).
-  const auto key = std::make_shared<const ProvingKey>(
-      read_params_on(params, dev, subgroup_check ? SubgroupCheck::kYes : SubgroupCheck::kNo, !quiet));
-  check_key_fits(*key, *circuit->rows, params + " and the " + circuit->shape.name + " PoRep circuit");
-  const VerifyingKey vk = given_vk ? *given_vk : key->verifying_key();
-  const double t_key = seconds_since(t0) - t_c1 - t_circuit;
-  std::unique_ptr<ProverBackend> backend = make_backend(dev);
-  // Two stages: partition k + 1's witness is made on the CPU while partition k proves; its a, b, c are
-  // deferred to the backend (the GPU's evaluates them on the device from the resident rows).
-  struct Prepared {
-    Assignment asg;
-    double witness_s = 0;
-  };
-  auto prepare = [&](size_t k) {
-    const auto tp = std::chrono::steady_clock::now();
-    Prepared p;
-    p.asg = engine::porep_partition_assignment(c1, k, circuit, pool);
-    p.witness_s = seconds_since(tp);
-    return p;
-  };
-  std::vector<Groth16Proof> proofs;
-  const size_t n = c1.vanilla_proofs.size();
-  std::future<Prepared> next = std::async(std::launch::async, prepare, 0);
-  for (size_t k = 0; k < n; k++) {
-    const auto tw = std::chrono::steady_clock::now();
-    Prepared p = next.get();
-    const double waited = seconds_since(tw);
-    if (k + 1 < n) next = std::async(std::launch::async, prepare, k + 1);
-    const auto tp = std::chrono::steady_clock::now();
-    std::vector<Assignment> one;
-    one.push_back(std::move(p.asg));
-    ProveResult res = std::move(prove_finalize(prove_start(key, std::move(one), *backend))[0]);
-    if (!verify(vk, res.public_inputs, res.proof))
-      throw Error(ErrorCode::kUnsatisfied, "partition " + std::to_string(k) +
-                                               ": the proof does not verify with " +
-                                               (vk_path.empty() ? params : vk_path) + "; nothing written");
-    proofs.push_back(res.proof);
-    if (!quiet) {
-      std::string stages;
-      for (auto& [name, ms] : res.stages) stages += " " + name + " " + std::to_string((int)ms) + "ms";
-      std::fprintf(stderr, "partition %zu: witness %.2f s (waited %.2f s for it), prove+verify %.2f s (%s)\n",
-                   k, p.witness_s, waited, seconds_since(tp), stages.c_str() + (stages.empty() ? 0 : 1));
-    }
-  }
-  write_proofs_file(out, proofs);
-  if (!quiet)
-    std::printf(
-        "wrote %s: %zu partitions x 192 bytes, every one verified; C1 %.2f s, circuit %.2f s, key %.2f s, "
-        "total %.2f s; host memory peak %.1f GiB\n",
-        out.c_str(), proofs.size(), t_c1, t_circuit, t_key, seconds_since(t0), peak_rss_gib());
-  return 0;
+  ProveJobOptions o{params, vk_path, out, subgroup_check, dev, quiet};
+  // The C1 as the daemon takes it: parsed, its comm_r and challenges checked (all enforced by the circuit)
+  // before the key is read.
+  const std::vector<uint8_t> c1 = read_file_bytes(c1_path);
+  engine::ProofRequest r;
+  r.vanilla_proof = c1;
+  const std::unique_ptr<engine::ProofKind> kind = engine::porep_kind();
+  return prove_job(*kind, kind_job(*kind, r, {{"vanilla_proof", c1_path}}, c1_path), o);
 }
 
 int run_verify(const std::string& c1_path, const std::string& seal_path, const std::string& vk_path,
@@ -437,8 +378,6 @@ PorepCommands::PorepCommands(CLI::App& app, CLI::App& bench,
       ->check(CLI::ExistingFile);
   prove_->add_option("--params", params_, "The size's .params")->required()->check(CLI::ExistingFile);
   prove_->add_option("--vk", vk_, "Verify with this .vk (default: the key's own)")->check(CLI::ExistingFile);
-  prove_->add_flag("--no-chain-check", no_chain_check_,
-                   "Accept challenges and parents that differ from those the seed and the SDR graph give");
   prove_->add_flag(
       "--no-subgroup-check", no_subgroup_check_,
       "Skip the subgroup check of the key's points (for a file whose digest is known, as Filecoin's "
@@ -475,7 +414,7 @@ PorepCommands::PorepCommands(CLI::App& app, CLI::App& bench,
 
 std::optional<int> PorepCommands::run(const DeviceChoice& dev, bool quiet) {
   if (*fake_) return run_fake_c1(sector_size_, registered_proof_, seed_, envelope_, out_, quiet);
-  if (*prove_) return run_prove(c1_, params_, vk_, out_, !no_chain_check_, !no_subgroup_check_, dev, quiet);
+  if (*prove_) return run_prove(c1_, params_, vk_, out_, !no_subgroup_check_, dev, quiet);
   if (*verify_) return run_verify(c1_, seal_, vk_, out_, quiet);
   if (*r1cs_) return run_r1cs(sector_size_, shape_, digest_, row_, quiet);
   if (*bench_porep_) return run_bench_porep(sector_size_, params_, partitions_, seed_, dev);

@@ -35,7 +35,7 @@ class PorepCommands {
   CLI::App *porep_ = nullptr, *r1cs_ = nullptr, *fake_ = nullptr, *prove_ = nullptr, *verify_ = nullptr;
   CLI::App *bench_circuit_ = nullptr, *bench_porep_ = nullptr;
   std::string sector_size_, shape_, what_ = "all", registered_proof_, c1_, params_, vk_, seal_, out_;
-  bool digest_ = false, no_chain_check_ = false, no_subgroup_check_ = false;
+  bool digest_ = false, no_subgroup_check_ = false;
   std::optional<uint64_t> row_, envelope_;
   uint64_t seed_ = 1;
   unsigned reps_ = 5, partitions_ = 0;

@@ -9,6 +9,7 @@
 
 #include "bench_common.hpp"
 #include "cli_checks.hpp"
+#include "engine/kinds/builtin.hpp"
 #include "engine/post.hpp"
 #include "formats/atomic_file.hpp"
 #include "formats/fake_post.hpp"
@@ -17,6 +18,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
+#include "kind_prove.hpp"
 #include "util/error.hpp"
 #include "util/thread_pool.hpp"
 
@@ -60,20 +62,15 @@ const RegisteredPostProof& proof_arg(const std::string& text) {
   return registered_post_proof(text);
 }
 
-// A request file's fields (read_post_request_file), parsed and verified as the daemon parses
-// SubmitProofRequest's fields.
-engine::PostRequest parse_request(const PostRequestFile& f, const std::string& path) {
+// A request file, parsed and verified as the daemon parses SubmitProofRequest's fields.
+engine::PostRequest read_request(const std::string& path) {
+  const PostRequestFile f = read_post_request_file(path);
   try {
     return engine::parse_post_request(f.registered_proof, f.vanilla_proofs, f.randomness, f.miner_id,
                                       f.partition_index);
   } catch (const Error& e) {
     throw Error(ErrorCode::kInvalidFile, path + ": " + e.what());
   }
-}
-
-// A request file, parsed and verified as the daemon parses SubmitProofRequest's fields.
-engine::PostRequest read_request(const std::string& path) {
-  return parse_request(read_post_request_file(path), path);
 }
 
 int run_fake(const std::string& proof_name, size_t sectors, size_t partition, uint64_t seed, bool as_json,
@@ -141,35 +138,19 @@ int run_setup(const std::string& proof_name, uint64_t seed, std::string out, con
 int run_prove(const std::string& request, const std::string& params, const std::string& vk_path,
               const std::string& out, bool subgroup_check, const DeviceChoice& dev, bool quiet) {
   check_outputs({request, params, vk_path}, {out});
-  const auto t0 = std::chrono::steady_clock::now();
-  ThreadPool pool(dev.threads);
+  ProveJobOptions o{params, vk_path, out, subgroup_check, dev, quiet};
+  // The fields `cuzk client --post` sends; the kind parses and verifies the vanilla proofs before the key
+  // is read.
   const PostRequestFile f = read_post_request_file(request);
   check_outputs(f.vanilla_files, {out});
-  const engine::PostRequest r = parse_request(f, request);
-  const auto circuit = engine::post_circuit(r.proof.shape(), pool);
-  // A --vk of another circuit is refused before the key's long load.
-  std::optional<VerifyingKey> given_vk;
-  if (!vk_path.empty()) {
-    given_vk = read_vk(vk_path);
-    check_vk_inputs(*given_vk, circuit->rows->n_inputs - 1, vk_path,
-                    "the " + circuit->shape.name + " PoSt circuit");
-  }
-  const auto key = std::make_shared<const ProvingKey>(
-      read_params_on(params, dev, subgroup_check ? SubgroupCheck::kYes : SubgroupCheck::kNo, !quiet));
-  check_key_fits(*key, *circuit->rows, params + " and the " + circuit->shape.name + " PoSt circuit");
-  const VerifyingKey vk = given_vk ? *given_vk : key->verifying_key();
-  std::unique_ptr<ProverBackend> backend = make_backend(dev);
-  std::vector<Assignment> one;
-  one.push_back(engine::post_assignment(r, circuit, pool));
-  ProveResult res = std::move(prove_finalize(prove_start(key, std::move(one), *backend))[0]);
-  if (!verify(vk, engine::post_public_inputs(r), res.proof))
-    throw Error(ErrorCode::kUnsatisfied, "the proof does not verify with " +
-                                             (vk_path.empty() ? params : vk_path) + "; nothing written");
-  write_proofs_file(out, std::span<const Groth16Proof>(&res.proof, 1));
-  if (!quiet)
-    std::printf("wrote %s: %s partition %zu, 192 bytes, verified; %.2f s\n", out.c_str(),
-                std::string(r.proof.name).c_str(), r.partition, seconds_since(t0));
-  return 0;
+  engine::ProofRequest r;
+  r.registered_proof = f.registered_proof;
+  r.vanilla_proofs.assign(f.vanilla_proofs.begin(), f.vanilla_proofs.end());
+  r.randomness = f.randomness;
+  r.miner_id = f.miner_id;
+  r.partition_index = f.partition_index;
+  const std::unique_ptr<engine::ProofKind> kind = engine::post_kind(f.winning);
+  return prove_job(*kind, kind_job(*kind, r, {}, request), o);
 }
 
 int run_verify(const std::string& request, const std::string& vk_path, const std::string& proof_path,

@@ -9,6 +9,7 @@
 
 #include "bench_common.hpp"
 #include "cli_checks.hpp"
+#include "engine/kinds/builtin.hpp"
 #include "engine/update.hpp"
 #include "formats/atomic_file.hpp"
 #include "formats/params.hpp"
@@ -18,6 +19,7 @@
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
 #include "hash/fr32.hpp"
+#include "kind_prove.hpp"
 #include "util/error.hpp"
 #include "util/thread_pool.hpp"
 
@@ -103,31 +105,6 @@ UpdateFile read_update_json(const std::string& path) {
   return f;
 }
 
-// vanilla.json: a JSON array of base64 bincode partition proofs, one per partition.
-std::vector<UpdatePartitionProof> read_vanilla_json(const std::string& path,
-                                                    const circuits::UpdateShape& shape) {
-  const std::vector<uint8_t> bytes = read_file_bytes(path);
-  const nlohmann::json j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
-  if (j.is_discarded() || !j.is_array())
-    throw Error(ErrorCode::kInvalidFile, path + ": not a JSON array of base64 partition proofs");
-  if (j.size() != shape.partition_count)
-    throw Error(ErrorCode::kInvalidFile, path + ": " + std::to_string(j.size()) + " partition proofs; a " +
-                                             shape.name + " update has " +
-                                             std::to_string(shape.partition_count));
-  std::vector<UpdatePartitionProof> out;
-  for (size_t k = 0; k < j.size(); k++) {
-    const std::string where = path + ": [" + std::to_string(k) + "]";
-    if (!j[k].is_string()) throw Error(ErrorCode::kInvalidFile, where + ": not a base64 string");
-    const std::vector<uint8_t> b = base64_decode(j[k].get<std::string>(), where);
-    try {
-      out.push_back(read_update_partition_proof(b, shape, where));
-    } catch (const Error& e) {
-      throw Error(ErrorCode::kInvalidFile, e.what());
-    }
-  }
-  return out;
-}
-
 int run_fake(const std::string& size, uint64_t seed, uint32_t h, bool uniform, const std::string& out,
              bool quiet) {
   if (size.empty()) throw Error(ErrorCode::kInvalidArgument, "snap fake needs --sector-size");
@@ -169,48 +146,19 @@ int run_prove(const std::string& vanilla, const std::string& update, const std::
               const std::string& vk_path, const std::string& out, bool subgroup_check,
               const DeviceChoice& dev, bool quiet) {
   check_outputs({vanilla, update, params, vk_path}, {out});
-  const auto t0 = std::chrono::steady_clock::now();
-  const UpdateFile u = read_update_json(update);
-  const std::vector<UpdatePartitionProof> parts = read_vanilla_json(vanilla, u.shape);
-  for (uint32_t k = 0; k < parts.size(); k++) {
-    try {
-      verify_update_partition(u.shape, k, u.h, u.comms, parts[k], vanilla);
-    } catch (const Error& e) {
-      throw Error(ErrorCode::kInvalidFile,
-                  std::string(e.what()) + " (with the commitments of " + update + ")");
-    }
-  }
-  ThreadPool pool(dev.threads);
-  const auto rows = std::make_shared<const CompactCs>(engine::update_compact_cs(u.shape.name, pool));
-  // A --vk of another circuit is refused before the key's long load.
-  std::optional<VerifyingKey> given_vk;
-  if (!vk_path.empty()) {
-    given_vk = read_vk(vk_path);
-    check_vk_inputs(*given_vk, rows->n_inputs - 1, vk_path, "the " + u.shape.name + " SnapDeals circuit");
-  }
-  const auto key = std::make_shared<const ProvingKey>(
-      read_params_on(params, dev, subgroup_check ? SubgroupCheck::kYes : SubgroupCheck::kNo, !quiet));
-  check_key_fits(*key, *rows, params + " and the " + u.shape.name + " SnapDeals circuit");
-  const VerifyingKey vk = given_vk ? *given_vk : key->verifying_key();
-  std::unique_ptr<ProverBackend> backend = make_backend(dev);
-  std::vector<Groth16Proof> proofs;
-  for (uint32_t k = 0; k < parts.size(); k++) {
-    std::vector<Assignment> one;  // a, b, c: the backend's, from the compact rows
-    one.push_back(engine::update_partition_assignment(rows, u.shape, k, u.h, u.comms, parts[k], pool));
-    ProveResult res = std::move(prove_finalize(prove_start(key, std::move(one), *backend))[0]);
-    const std::vector<Fr> pi = circuits::update_public_inputs(u.shape, k, u.h, u.comms.comm_r_old,
-                                                              u.comms.comm_d_new, u.comms.comm_r_new);
-    if (!verify(vk, pi, res.proof))
-      throw Error(ErrorCode::kUnsatisfied, "partition " + std::to_string(k) +
-                                               ": the proof does not verify with " +
-                                               (vk_path.empty() ? params : vk_path) + "; nothing written");
-    proofs.push_back(res.proof);
-  }
-  write_proofs_file(out, proofs);
-  if (!quiet)
-    std::printf("wrote %s: %zu partitions x 192 bytes, every one verified, in %.2f s\n", out.c_str(),
-                proofs.size(), seconds_since(t0));
-  return 0;
+  ProveJobOptions o{params, vk_path, out, subgroup_check, dev, quiet};
+  // The fields `cuzk client --snap` sends; the kind checks every partition proof against the
+  // commitments before the key is read.
+  const SnapJobFiles f = read_snap_job_files(vanilla, update);
+  engine::ProofRequest r;
+  r.vanilla_proofs.assign(f.vanilla_proofs.begin(), f.vanilla_proofs.end());
+  r.registered_proof = f.registered_proof;
+  r.sector_size = f.sector_size;
+  r.comm_r_old = f.comm_r_old;
+  r.comm_r_new = f.comm_r_new;
+  r.comm_d_new = f.comm_d_new;
+  const std::unique_ptr<engine::ProofKind> kind = engine::snap_kind();
+  return prove_job(*kind, kind_job(*kind, r, {{"vanilla_proofs", vanilla}}, update), o);
 }
 
 int run_verify(const std::string& update, const std::string& vk_path, const std::string& proof_path,
@@ -330,6 +278,11 @@ SnapJobFiles read_snap_job_files(const std::string& vanilla_json, const std::str
   if (it == sizes.end())
     throw Error(ErrorCode::kInvalidArgument,
                 update_json + ": sector_size: " + u.shape.name + " has no Filecoin SnapDeals parameters");
+  if (u.h != u.shape.h_default())
+    throw Error(ErrorCode::kInvalidFile,
+                update_json + ": h: " + std::to_string(u.h) + " is not the " + u.shape.name + " default (" +
+                    std::to_string(u.shape.h_default()) +
+                    "), the h of Filecoin's SnapDeals proofs (a request carries none)");
   f.registered_proof = uint64_t(it - sizes.begin());
   f.sector_size = u.shape.sector_nodes * 32;
   f.comm_r_old = fr_to_bytes(u.comms.comm_r_old);

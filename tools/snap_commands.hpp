@@ -5,6 +5,8 @@
 //   cuzk snap verify --update update.json --vk FILE proof.bin
 //   cuzk snap r1cs --sector-size 32GiB                                   the circuit's counts
 //   cuzk bench snap --sector-size 32GiB [--partitions N]                 fake update stage by stage
+// `snap prove` goes through the SNAP_DEALS_UPDATE kind (engine/kinds), as the daemon's jobs do: Filecoin's
+// sizes (2KiB, 8MiB, 512MiB, 32GiB, 64GiB) and h (the size's default) only.
 // vanilla.json is a JSON array of the partitions' proofs, each the standard base64 of its bincode bytes
 // (Curio's cuzk-bench format; formats/update_vanilla.hpp); update.json holds {"sector_size", "h",
 // "comm_r_old", "comm_d_new", "comm_r_new"} with the commitments as 64 hex digits of their 32 bytes.
@@ -30,7 +32,8 @@ struct SnapJobFiles {
   std::array<uint8_t, 32> comm_r_old{}, comm_r_new{}, comm_d_new{};
 };
 /// Reads vanilla.json (a JSON array of base64 strings, sent as they decode; not parsed further, so that
-/// the daemon's own checks answer) and update.json (sector size and commitments). Throws
+/// the kind's own checks answer: the daemon's, or `snap prove`'s) and update.json (sector size and
+/// commitments; its h must be the size's default, the only one a request proves with). Throws
 /// Error(kInvalidFile) naming the file and the problem; Error(kInvalidArgument) for a size without
 /// Filecoin SnapDeals parameters.
 SnapJobFiles read_snap_job_files(const std::string& vanilla_json, const std::string& update_json);

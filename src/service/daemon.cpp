@@ -161,31 +161,33 @@ Daemon::Daemon(const ServiceConfig& cfg) : impl_(std::make_unique<Impl>()) {
   // the first GPU in CUDA builds.
   // With memory.release_device_keys, the vectors that every GPU keeps resident are released from host
   // memory as the key loads (ParamsReadOptions::release); the load hook above uploads them at once.
-  const engine::ParamsReading reading =
-      [decode_gpu, subgroup = cfg.verify_subgroup,
-       eng = cfg.release_device_keys && decode_gpu >= 0 ? m.engine.get() : nullptr](const auto& read) {
-        ParamsReadOptions opt;
-        opt.subgroup = subgroup ? SubgroupCheck::kYes : SubgroupCheck::kNo;
-        if (eng)
-          opt.release = [eng](const ProvingKey& shape, const CompactCs* rows) {
-            return eng->device_resident(shape, rows);
-          };
-#ifdef CUZK_WITH_CUDA
-        std::unique_ptr<cuda::GpuPointDecoder> decoder;
-        if (decode_gpu >= 0) decoder = std::make_unique<cuda::GpuPointDecoder>(decode_gpu);
-        opt.decoder = decoder.get();
-#else
-        (void)decode_gpu;
-#endif
-        return read(opt);
+  const engine::ParamsReading reading = [decode_gpu, subgroup = cfg.verify_subgroup,
+                                         eng = cfg.release_device_keys && decode_gpu >= 0
+                                                   ? m.engine.get()
+                                                   : nullptr](const CompactCs*, const auto& read) {
+    ParamsReadOptions opt;
+    opt.subgroup = subgroup ? SubgroupCheck::kYes : SubgroupCheck::kNo;
+    if (eng)
+      opt.release = [eng](const ProvingKey& shape, const CompactCs* rows) {
+        return eng->device_resident(shape, rows);
       };
+#ifdef CUZK_WITH_CUDA
+    std::unique_ptr<cuda::GpuPointDecoder> decoder;
+    if (decode_gpu >= 0) decoder = std::make_unique<cuda::GpuPointDecoder>(decode_gpu);
+    opt.decoder = decoder.get();
+#else
+    (void)decode_gpu;
+#endif
+    return read(opt);
+  };
   for (const CircuitConfig& c : cfg.circuits) {
     engine::CircuitLoader loader;
     if (c.kind == "circom")
       loader = [p = c.zkey] { return engine::load_circom(p); };
     else
       loader = [p = c.params, r = c.r1cs, reading] {
-        return reading([&](const ParamsReadOptions& opt) { return engine::load_bellperson(p, r, opt); });
+        return reading(nullptr,
+                       [&](const ParamsReadOptions& opt) { return engine::load_bellperson(p, r, opt); });
       };
     m.engine->circuits().add(c.id, c.kind, std::move(loader));
   }

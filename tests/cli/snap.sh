@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Filecoin SnapDeals through the CLI, without a key: the circuit's counts (`snap r1cs`), a fake 2 KiB
 # update's vanilla proofs (base64 bincode, Curio's cuzk-bench format), and bad vanilla proofs, commitments
-# that do not belong to them, sizes and h values refused with exit 2, the file and the problem named, and
-# no output. (These are checked before the key is read: a placeholder stands in for it. The setup, prove
-# and verify round trip is tests/service/snap_e2e.sh, which sets the key up once for the CLI and the daemon.)
+# that do not belong to them, sizes and h values (a test size, and an allowed h other than the size's
+# default, too: the SNAP_DEALS_UPDATE kind proves Filecoin's sizes with the default h) refused with exit
+# 2, the file and the problem named, and no output. (These are checked before the key is read: a
+# placeholder stands in for it. The setup, prove and verify round trip is tests/service/snap_e2e.sh,
+# which sets the key up once for the CLI and the daemon.)
 NO_ORACLE=1
 source "$(dirname "$0")/common.sh"
 cd "$WORK"
@@ -33,6 +35,7 @@ json.dump([base64.b64encode(bytes(b)).decode()], open("apex.json", "w"))
 u = json.load(open("v.update.json"))
 json.dump(dict(u, sector_size="8MiB", h=10), open("size.json", "w"))
 json.dump(dict(u, h=10), open("h.json", "w"))
+json.dump(dict(u, sector_size="8MiB", h=7), open("h7.json", "w"))
 PY
 expect_exit 2 truncated -- "$CUZK" -q snap prove --vanilla trunc.json --update v.update.json --params key.params out.bin
 expect_err_contains "trunc.json"; expect_err_contains "truncated"; no_output truncated
@@ -44,6 +47,13 @@ expect_exit 2 "a sector size the proofs do not have" -- "$CUZK" -q snap prove --
 expect_err_contains "v.json"; expect_err_contains "4"; no_output size
 expect_exit 2 "an h the size does not allow" -- "$CUZK" -q snap prove --vanilla v.json --update h.json --params key.params out.bin
 expect_err_contains "h.json"; expect_err_contains "h = 10"; no_output h
+# An h the size allows but not its default: a request carries no h (the kind proves with the default).
+expect_exit 2 "an h other than the size's default" -- "$CUZK" -q snap prove --vanilla v.json --update h7.json --params key.params out.bin
+expect_err_contains "h7.json: h: 7 is not the 8MiB default (10)"; no_output h7
+# A test size (no Filecoin SnapDeals parameters): `snap prove` takes the kind's sizes only.
+expect_exit 0 "snap fake 4KiB" -- "$CUZK" -q snap fake --sector-size 4KiB --seed 1 t.json
+expect_exit 2 "a size without Filecoin parameters" -- "$CUZK" -q snap prove --vanilla t.json --update t.update.json --params key.params out.bin
+expect_err_contains "t.update.json: sector_size: 4KiB has no Filecoin SnapDeals parameters"; no_output 4k
 expect_exit 2 "not a key" -- "$CUZK" -q snap prove --vanilla v.json --update v.update.json --params key.params out.bin
 expect_err_contains "key.params"; no_output key
 expect_exit 2 "unknown sector size" -- "$CUZK" -q snap r1cs --sector-size 3KiB

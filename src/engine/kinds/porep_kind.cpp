@@ -36,7 +36,7 @@ class PorepKind final : public ProofKind {
         return [size, path = params, reading, threads] {
           ThreadPool pool(threads);
           const std::shared_ptr<const PorepCircuit> circuit = porep_circuit(size, pool);
-          return reading([&](const ParamsReadOptions& opt) {
+          return reading(circuit->rows.get(), [&](const ParamsReadOptions& opt) {
             ParamsReadOptions o = opt;
             if (!o.pool && !o.threads) o.pool = &pool;
             return load_porep(path, circuit, o);

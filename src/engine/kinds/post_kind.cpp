@@ -42,7 +42,7 @@ class PostKind final : public ProofKind {
         return [shape = p.shape(), path = params, reading, threads] {
           ThreadPool pool(threads);
           const std::shared_ptr<const PostCircuit> circuit = post_circuit(shape, pool);
-          return reading([&](const ParamsReadOptions& opt) {
+          return reading(circuit->rows.get(), [&](const ParamsReadOptions& opt) {
             ParamsReadOptions o = opt;
             if (!o.pool && !o.threads) o.pool = &pool;
             return load_post(path, circuit, o);

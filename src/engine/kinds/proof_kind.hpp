@@ -1,7 +1,8 @@
 // A proof kind: what a request of the kind carries (its bytes), the circuits that prove it with their
 // parameter files, the checks made at submit from the bytes alone, and the job the request becomes.
 // The daemon and the farm's claimers reach every kind through ProofKinds (proof_kinds.hpp); the
-// service keeps only the wire. A new kind is one file in this folder and one line in builtin.cpp.
+// service keeps only the wire. The CLI's `porep`/`snap`/`post prove` use the kind itself (its check, job
+// and loader: tools/kind_prove.hpp). A new kind is one file in this folder and one line in builtin.cpp.
 #pragma once
 
 #include <cstdint>
@@ -42,10 +43,13 @@ struct KindCircuit {
   std::string label;        ///< e.g. "32GiB PoRep", "2KiB SnapDeals", "<shape name> PoSt"
 };
 
-/// Calls `read` with the daemon's .params read options (the subgroup check setting and, in CUDA builds
-/// with a GPU, a point decoder that lives for the call) and returns its result.
-using ParamsReading =
-    std::function<LoadedCircuit(const std::function<LoadedCircuit(const ParamsReadOptions&)>& read)>;
+/// Calls `read` with the caller's .params read options (the daemon's: the subgroup check setting and, in
+/// CUDA builds with a GPU, a point decoder that lives for the call) and returns its result. `rows` are the
+/// compact rows of the circuit the key is read for when they are known before the read (every kind's
+/// loader passes them; nullptr otherwise), so that what needs only the circuit is checked before the
+/// key's long read (the CLI refuses there a --vk made for another circuit).
+using ParamsReading = std::function<LoadedCircuit(
+    const CompactCs* rows, const std::function<LoadedCircuit(const ParamsReadOptions&)>& read)>;
 
 /// One proof kind (see the file comment). Implementations are stateless and thread-safe.
 class ProofKind {

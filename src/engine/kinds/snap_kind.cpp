@@ -57,7 +57,7 @@ class SnapKind final : public ProofKind {
         return [size, path = params, reading, threads] {
           ThreadPool pool(threads);
           auto rows = std::make_shared<const CompactCs>(update_compact_cs(size, pool));
-          return reading([&](const ParamsReadOptions& opt) {
+          return reading(rows.get(), [&](const ParamsReadOptions& opt) {
             ParamsReadOptions o = opt;
             if (!o.pool && !o.threads) o.pool = &pool;
             o.rows = rows.get();  // what the vectors to release are planned with
