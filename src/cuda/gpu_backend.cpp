@@ -77,15 +77,6 @@ class ChunkSequence {
     for (size_t off = 0; off < n; off += per)
       chunks_.push_back({static_cast<const char*>(host) + off * elem, std::min(per, n - off) * elem});
   }
-  /// Appends chunks of `counts[i]` `elem`-byte points each, in order from `host` (each at most the pipe's
-  /// chunk size; zero counts are skipped).
-  void add_pieces(const void* host, const std::vector<size_t>& counts, size_t elem) {
-    const char* at = static_cast<const char*>(host);
-    for (size_t c : counts) {
-      if (c) chunks_.push_back({at, c * elem});
-      at += c * elem;
-    }
-  }
   /// Waits for the next chunk, which must start at `host` (the caller's vector and offset: the MSMs run in
   /// the order the vectors were added); returns its device address and bytes. Throws kInternal otherwise.
   std::pair<const void*, size_t> next(const void* host) {
@@ -848,94 +839,47 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
     trace_memory(st, "h", dev);
     if (frugal) cuda::release_cached_memory(dev);  // b, c and the NTT scratch go back to the driver
     // Beside the H MSM (compute-bound, the link mostly idle), on a second thread: the witness goes up
-    // when H's buffers took its place (on the copy stream), then the side stream's vectors (L, and A's
-    // aux part when A has a point per variable) are summed by a second engine from their own chunks.
+    // when H's buffers took its place (on the copy stream), then L, when the plan gives it the side
+    // stream, is summed by a second engine from its own chunks.
     // The buffer is taken after the synchronization above, so no queued kernel can reuse its block.
     const bool aux_beside = !slot && plan.abc_in_sequence;
     if (aux_beside) wv = cuda::DeviceFrVec(key->n_aux, dev);
     const Fr* d_aux = slot ? slot->w.data() + ni : wv.data();
-    const bool side_a = plan.side_a && !res->a && key->count(KeyVector::kA) > ni;
     const bool side_l = plan.side_l && !res->l && key->n_aux > 0;
     StageTimes side_st;
-    G1 side_a_sum = G1::infinity(), side_l_sum = G1::infinity();
+    G1 side_l_sum = G1::infinity();
     auto beside_h = [&] {
       auto t0 = Clock::now();
       if (aux_beside) {
         im.upload_at(wv, 0, asg->aux.data(), key->n_aux, true);
         side_st.emplace_back("upload_aux_beside_h", ms_since(t0));
       }
-      if (!side_a && !side_l) return;
+      if (!side_l) return;
+      t0 = Clock::now();
       const size_t side_chunk = chunk_bytes(plan.side_chunk_bytes);
       cuda::ChunkPipe side_pipe(side_chunk, dev);
       ChunkSequence side_seq(side_pipe);
-      const G1Affine* a_aux = res->host_g1(KeyVector::kA).data() + ni;
       const G1Affine* l = res->host_g1(KeyVector::kL).data();
-      // A's aux points in pieces of whole words of its density bitmap (a_words[i] .. a_words[i + 1]),
-      // each with as many points (set bits) as one side buffer holds
-      std::vector<size_t> a_pieces, a_words;
-      if (side_a) {
-        const auto& w = asg->a_aux.words();
-        const size_t cap = side_chunk / sizeof(G1Affine);
-        a_words.push_back(0);
-        size_t in_piece = 0;
-        for (size_t k = 0; k < w.size(); k++) {
-          const size_t pop = (size_t)__builtin_popcountll(w[k]);
-          if (in_piece + pop > cap) a_pieces.push_back(in_piece), a_words.push_back(k), in_piece = 0;
-          in_piece += pop;
-        }
-        a_pieces.push_back(in_piece);
-        a_words.push_back(w.size());
-        side_seq.add_pieces(a_aux, a_pieces, sizeof(G1Affine));
-      }
-      if (side_l) side_seq.add(l, key->n_aux, sizeof(G1Affine));
-      if (side_a) {
-        t0 = Clock::now();
-        // inputs ‖ aux[a_aux] against A: the inputs' few points on the host; the aux part in pieces of
-        // whole density words, each piece's scalars gathered from the aux on the device
-        ThreadPool one(1);
-        side_a_sum = msm<Fp>(std::span(res->host_g1(KeyVector::kA).data(), ni), asg->inputs, one);
-        if (!im.side_g1)
-          im.side_g1 = std::make_unique<cuda::MsmG1>(cuda::MsmConfig{dev, 0, size_t{1} << 28, side_chunk});
-        const uint64_t* words = asg->a_aux.words().data();
-        const size_t nbits = asg->a_aux.size();
-        for (size_t i = 0, pt = 0; i < a_pieces.size(); i++) {
-          if (!a_pieces[i]) continue;
-          const auto [d, bytes] = side_seq.next(a_aux + pt);
-          cuda::DeviceFrVec sc(a_pieces[i], dev);
-          const size_t bit0 = 64 * a_words[i], bit1 = std::min(64 * a_words[i + 1], nbits);
-          cuda::gather_by_density({}, d_aux + bit0, key->n_aux - bit0, words + a_words[i], bit1 - bit0, sc);
-          cuda::synchronize(dev);  // the gather ran on the context stream; the engine has its own
-          side_a_sum = side_a_sum + im.side_g1->msm_split01_device_bases(static_cast<const G1Affine*>(d),
-                                                                         sc.data(), a_pieces[i]);
-          side_seq.done();
-          pt += a_pieces[i];
-          (void)bytes;
-        }
-        side_st.emplace_back("msm_a_beside_h", ms_since(t0));
-      }
-      if (side_l) {
-        t0 = Clock::now();
-        side_l_sum = im.streamed(im.side_g1, side_seq, l, d_aux, key->n_aux, side_chunk);
-        side_st.emplace_back("msm_l_beside_h", ms_since(t0));
-      }
+      side_seq.add(l, key->n_aux, sizeof(G1Affine));
+      side_l_sum = im.streamed(im.side_g1, side_seq, l, d_aux, key->n_aux, side_chunk);
+      side_st.emplace_back("msm_l_beside_h", ms_since(t0));
       if (frugal) im.side_g1->release_scratch();
     };
     // Declared after what it reads: on an exception it is waited for before they go.
     std::future<void> side;
-    if (aux_beside || side_a || side_l) side = std::async(std::launch::async, beside_h);
+    if (aux_beside || side_l) side = std::async(std::launch::async, beside_h);
 
     // The streamed vectors' chunk buffers, for this call's MSMs.
     std::unique_ptr<cuda::ChunkPipe> pipe;
     std::unique_ptr<ChunkSequence> seq;
     const bool main_streams =
-        !res->h || (!res->a && !side_a) || !res->b_g1 || (!res->l && !side_l) || (!im.g2_pool && !res->b_g2);
+        !res->h || !res->a || !res->b_g1 || (!res->l && !side_l) || (!im.g2_pool && !res->b_g2);
     if (main_streams) {
       pipe = std::make_unique<cuda::ChunkPipe>(chunk_bytes(plan.chunk_bytes), dev);
       seq = std::make_unique<ChunkSequence>(*pipe);
       // in the order of the calls below
       if (!res->h) seq->add(res->host_g1(KeyVector::kH).data(), h_len, sizeof(G1Affine));
-      if (!res->a && !side_a)
-        seq->add(res->host_g1(KeyVector::kA).data(), key->count(KeyVector::kA), sizeof(G1Affine));
+      if (!res->a) seq->add(res->host_g1(KeyVector::kA).data(), key->count(KeyVector::kA), sizeof(G1Affine));
       if (!res->b_g1)
         seq->add(res->host_g1(KeyVector::kBG1).data(), key->count(KeyVector::kBG1), sizeof(G1Affine));
       if (!res->l && !side_l) seq->add(res->host_g1(KeyVector::kL).data(), key->n_aux, sizeof(G1Affine));
@@ -967,10 +911,8 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
 
     // scalars of A, B, L on the device, compacted by density
     t = Clock::now();
-    cuda::DeviceFrVec as(side_a ? 0 : key->count(KeyVector::kA), dev), bs(key->count(KeyVector::kBG1), dev);
-    if (!side_a)
-      cuda::gather_by_density(asg->inputs, d_aux, key->n_aux, asg->a_aux.words().data(), asg->a_aux.size(),
-                              as);
+    cuda::DeviceFrVec as(key->count(KeyVector::kA), dev), bs(key->count(KeyVector::kBG1), dev);
+    cuda::gather_by_density(asg->inputs, d_aux, key->n_aux, asg->a_aux.words().data(), asg->a_aux.size(), as);
     std::vector<Fr> b_head;
     for (size_t i = 0; i < asg->inputs.size(); i++)
       if (asg->b_inp.test(i)) b_head.push_back(asg->inputs[i]);
@@ -985,7 +927,7 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
       st.emplace_back(name, ms_since(t0));
       return out;
     };
-    s.a = side_a ? side_a_sum : run_g1("msm_a", res->a, res->host_g1(KeyVector::kA), as.data(), as.size());
+    s.a = run_g1("msm_a", res->a, res->host_g1(KeyVector::kA), as.data(), as.size());
     s.b_g1 = run_g1("msm_b_g1", res->b_g1, res->host_g1(KeyVector::kBG1), bs.data(), bs.size());
     s.l = side_l ? side_l_sum : run_g1("msm_l", res->l, res->host_g1(KeyVector::kL), d_aux, key->n_aux);
     trace_memory(st, "msm_l", dev);

@@ -49,24 +49,22 @@ struct PhaseBytes {
   size_t ntt, msm_base;  // msm_base: without the chunk buffers
 };
 
-/// What streaming beside the H MSM takes: which vectors go there (L and A, whose scalars come from the
-/// aux) and the device bytes of its two buffers, its engine's scratch (as large as one) and, for A, one
-/// chunk's gathered scalars (a third of one: 32 bytes a 96-byte point), during the H MSM.
+/// What streaming beside the H MSM takes: L (its scalars are the aux itself) and the device bytes of its
+/// two buffers and its engine's scratch (as large as one) during the H MSM.
 struct Side {
-  bool a = false, l = false;
+  bool l = false;
   size_t chunk = 0;  // each of its two buffers
-  size_t bytes() const { return chunk ? 3 * chunk + (a ? chunk / 3 : 0) : 0; }
+  size_t bytes() const { return chunk ? 3 * chunk : 0; }
 };
 
 /// The side stream of a plan that streams `streamed` (per KeyVector) with `budget` bytes, or none.
 Side side_for(const DeviceShape& s, const std::array<bool, kKeyVectors>& streamed, size_t budget) {
   Side d;
   d.l = streamed[(int)KeyVector::kL] && s.l > 0;
-  d.a = streamed[(int)KeyVector::kA] && s.a > s.n_inputs;
-  if (!d.a && !d.l) return d;
-  // a 48th of the budget, at most kSideChunk and an eighth of the vectors, in 64-point units
-  const size_t vectors = (d.a ? s.a * kG1 : 0) + (d.l ? s.l * kG1 : 0), unit = kG1 * 64;
-  d.chunk = std::max(std::min({budget / 48, kSideChunk, vectors / 8}) / unit * unit, unit);
+  if (!d.l) return d;
+  // a 48th of the budget, at most kSideChunk and an eighth of L, in 64-point units
+  const size_t unit = kG1 * 64;
+  d.chunk = std::max(std::min({budget / 48, kSideChunk, s.l * kG1 / 8}) / unit * unit, unit);
   return d;
 }
 
@@ -85,17 +83,15 @@ PhaseBytes phase_bytes(const DeviceShape& s, const Arrangement& arr, size_t scra
     // Lean: w + one vector while evaluating, a vector and the transform's scratch, c and two slices.
     p.ntt = (arr.h_lean ? std::max(w + vec, 2 * vec) : std::max(w, vec) + 2 * vec) + s.ntt_table_bytes +
             s.rows_table_bytes + 2 * rows_chunk_bytes(s);
-    p.msm_base =
-        std::max(vec + side.bytes(), (side.a ? s.b_g1 : s.a + s.b_g1) * kFr) + s.n_aux * kFr + scratch;
+    p.msm_base = std::max(vec + side.bytes(), (s.a + s.b_g1) * kFr) + s.n_aux * kFr + scratch;
     return p;
   }
   // a, b, c (two at a time in sequence), the multi-pass NTT's scratch vector and its tables.
   // In sequence the witness goes up only after H (a, b, c come from the host then).
   p.ntt = (arr.abc_in_sequence ? 2 * vec : 3 * vec + witness) + vec + s.ntt_table_bytes + rows;
-  // The H scalars (and the side stream beside their MSM), then the gathered A and B scalars (B's only
-  // when A went beside H); one MSM's scratch at a time.
-  p.msm_base =
-      std::max(vec + side.bytes(), (side.a ? s.b_g1 : s.a + s.b_g1) * kFr) + witness + rows + scratch;
+  // The H scalars (and the side stream beside their MSM), then the gathered A and B scalars; one MSM's
+  // scratch at a time.
+  p.msm_base = std::max(vec + side.bytes(), (s.a + s.b_g1) * kFr) + witness + rows + scratch;
   return p;
 }
 
@@ -110,7 +106,7 @@ constexpr double kHostAbcSecondsPerRowByte = 3.28 / 8.9e9;
 
 double cost(const DeviceShape& s, const Arrangement& arr, size_t streamed, const Side& side) {
   // The side stream's bytes cross while the (compute-bound) H MSM runs: counted at a quarter.
-  const size_t beside = (side.a ? s.a * kG1 : 0) + (side.l ? s.l * kG1 : 0);
+  const size_t beside = side.l ? s.l * kG1 : 0;
   double t = (double)(streamed - beside) / kLinkBytesPerSecond + 0.25 * (double)beside / kLinkBytesPerSecond;
   if (s.rows_bytes && arr.rows_streamed) {  // the rows, a parked and fetched back, the witness again
     const size_t vec = size_t{32} << s.log_n;
@@ -211,7 +207,6 @@ DevicePlan plan_device(const DeviceShape& s, size_t budget, bool side_allowed) {
           best.chunk_bytes = streams ? std::min(kMaxChunk, left / 2) / kG2 * kG2 : 0;
           best.msm_phase_bytes = p.msm_base + 2 * best.chunk_bytes;
           best.side_chunk_bytes = side.chunk;
-          best.side_a = side.a;
           best.side_l = side.l;
         }
         if (!side_allowed) break;
@@ -246,8 +241,7 @@ std::string DevicePlan::describe() const {
   std::string side;
   if (side_chunk_bytes) {
     char b[96];
-    std::snprintf(b, sizeof b, "; %s%s%s beside H (2 x %.0f MiB)", side_a ? "a" : "",
-                  side_a && side_l ? "," : "", side_l ? "l" : "", (double)side_chunk_bytes / (1 << 20));
+    std::snprintf(b, sizeof b, "; l beside H (2 x %.0f MiB)", (double)side_chunk_bytes / (1 << 20));
     side = b;
   }
   char buf[640];

@@ -48,12 +48,14 @@ struct DevicePlan {
   bool h_lean = false;  ///< with rows_streamed: H in two vectors at most (a, b, c parked in host memory
                         ///< and streamed back; for the smallest cards)
   size_t rows_chunk_bytes = 0;  ///< each of the two slice buffers of streamed rows (≤ kRowsChunk)
-  /// The side stream: the streamed vectors whose scalars come from the witness's aux (L, and A's aux
-  /// part, its scalars gathered chunk by chunk) cross through their own two buffers of this size, summed
-  /// by a second MSM engine beside the H MSM, which is compute-bound and leaves the link mostly idle;
-  /// their scratch is bounded by one buffer's size. 0: none (they stream after H, through the main chunks).
+  /// The side stream: L, when it streams (its scalars are the witness's aux, on the device before the H
+  /// MSM), crosses through its own two buffers of this size and is summed by a second MSM engine beside
+  /// the H MSM, which is compute-bound and leaves the link mostly idle; its scratch is bounded by one
+  /// buffer's size. 0: none (L streams after H, through the main chunks). A stays in the main chunks: its
+  /// scalars are gathered by density, and gathering them piece by piece beside the H MSM measured slower
+  /// than after it (docs/PERFORMANCE.md §22).
   size_t side_chunk_bytes = 0;
-  bool side_a = false, side_l = false;  ///< which vectors take the side stream
+  bool side_l = false;         ///< L takes the side stream
   size_t ntt_phase_bytes = 0;  ///< peak of the partition while H is computed (besides the resident key)
   size_t msm_phase_bytes = 0;  ///< peak of the partition during its MSMs (chunks included)
   double cost_seconds = 0;     ///< the model's time per partition beyond a resident proof (plan_device)

@@ -247,7 +247,7 @@ TEST(GpuProver, EveryDevicePlanProvesTheSame) {
                                                  : 0;  // none, part or all of the key
     const std::string sig = std::to_string(p.witness_slots * 16 + p.h_lean * 8 + p.rows_resident * 4 +
                                            p.rows_streamed * 2 + p.abc_in_sequence) +
-                            (p.side_a ? "a" : "") + (p.side_l ? "l" : "") + "/" + std::to_string(residency);
+                            (p.side_l ? "l" : "") + "/" + std::to_string(residency);
     if (sig != last) budgets.push_back(b), last = sig;
   }
   bool saw_rows_streamed = false, saw_lean = false, saw_partial = false, saw_all = false, saw_side = false;
@@ -268,7 +268,7 @@ TEST(GpuProver, EveryDevicePlanProvesTheSame) {
       expect_same_as_cpu(c, lean_gpu);
       saw_lean = true;
     }
-    if (p.side_a && p.side_l) {  // A and L beside the H MSM; and the same budget planned without it
+    if (p.side_l) {  // L beside the H MSM; and the same budget planned without it
       saw_side = true;
       ScopedEnv no_side("CUZK_SIDE_STREAM", "0");
       GpuBackend plain(o);
@@ -283,22 +283,22 @@ TEST(GpuProver, EveryDevicePlanProvesTheSame) {
 }
 
 TEST(GpuProver, SideStreamBesideTheHMsmProvesTheSame) {
-  // The least budget whose plan streams A and L beside the H MSM (their chunks on a second engine, A's
-  // scalars gathered piece by piece from the aux by whole density words), with small chunks so that every
-  // vector takes several; byte-identical to the CPU, and so is the same budget planned without it.
+  // The least budget whose plan streams L beside the H MSM (its chunks on a second engine), with small
+  // chunks so that every vector takes several; byte-identical to the CPU, and so is the same budget
+  // planned without it.
   CUZK_REQUIRE_GPU();
   ScopedEnv chunk("CUZK_STREAM_CHUNK_BYTES", std::to_string(777 * 192));
   const Circuit c = synthetic_circuit(14, 11);
   const DeviceShape sh = device_shape(*c.key);
   size_t b = plan_device(sh, 0).min_budget;
-  while (!(plan_device(sh, b).side_a && plan_device(sh, b).side_l)) {
+  while (!plan_device(sh, b).side_l) {
     ASSERT_FALSE(plan_device(sh, b).all_resident()) << "no budget plans the side stream";
     b += 64 << 10;
   }
   GpuBackendOptions o;
   o.mem_budget = b;
   GpuBackend side(o);
-  ASSERT_TRUE(side.plan(*c.key).side_a) << side.plan(*c.key).describe();
+  ASSERT_TRUE(side.plan(*c.key).side_l) << side.plan(*c.key).describe();
   expect_same_as_cpu(c, side);
   ScopedEnv off("CUZK_SIDE_STREAM", "0");
   GpuBackend plain(o);
