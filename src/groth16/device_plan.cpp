@@ -170,7 +170,8 @@ DevicePlan plan_device(const DeviceShape& s, size_t budget, bool side_allowed) {
   // A scratch of an eighth of the budget where that fits, else the least one.
   for (const size_t scratch : {std::clamp(budget / 8, min_scratch(s), kMaxScratch), min_scratch(s)}) {
     for (const Arrangement& arr : arrangements) {
-      for (const bool side_stream : {side_allowed, false}) {
+      for (const bool side_stream : {true, false}) {
+        if (side_stream && !side_allowed) continue;
         for (unsigned mask = 0; mask < (1u << kKeyVectors); mask++) {
           size_t res = 0;
           std::array<bool, kKeyVectors> streamed{};
@@ -209,7 +210,6 @@ DevicePlan plan_device(const DeviceShape& s, size_t budget, bool side_allowed) {
           best.side_chunk_bytes = side.chunk;
           best.side_l = side.l;
         }
-        if (!side_allowed) break;
       }
     }
     if (found) break;
