@@ -53,9 +53,9 @@ void expect_consistent(const DeviceShape& s, const DevicePlan& p) {
   }
   EXPECT_GE(p.msm_scratch_bytes, size_t{16} << 20);
   EXPECT_LE(p.msm_scratch_bytes, size_t{4} << 30);
-  // the side stream carries only streamed vectors whose scalars are the aux itself
+  // the side stream carries L only when L streams
   EXPECT_EQ(p.side_chunk_bytes > 0, p.side_l);
-  if (p.side_l) EXPECT_FALSE(p.resident[(int)KeyVector::kL]);
+  EXPECT_FALSE(p.side_l && p.resident[(int)KeyVector::kL]) << p.describe();
   EXPECT_EQ(p.side_chunk_bytes % (96 * 64), 0u);
   EXPECT_LE(p.side_chunk_bytes, size_t{512} << 20);
 }
