@@ -412,28 +412,18 @@ porep)
   STEM=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f
   echo "== 2 KiB fake C1s and their key (setup --porep, once)"
   for s in 1 2 3; do "$CUZK" -q porep fake-c1 --sector-size 2KiB --seed $s "$WORK/c1-$s.json"; done
-  # FARM_POREP_PARAMS: a folder holding that setup's output already (saves the setup when re-running).
-  PARAM_CACHE=${FARM_POREP_PARAMS:-$WORK/pc}
-  if [ ! -f "$PARAM_CACHE/$STEM.params" ]; then
-    mkdir -p "$PARAM_CACHE"
-    t0=$(date +%s)
-    "$CUZK" -q setup --porep 2KiB --seed 1 "$PARAM_CACHE"
-    echo "   setup: $(($(date +%s) - t0)) s"
-  fi
+  PARAM_CACHE=$WORK/pc
+  test_keys "$PARAM_CACHE" setup --porep 2KiB --seed 1
+  test_keys "$PARAM_CACHE" post setup --registered-proof 0 --seed 1
   WIN=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e
   "$CUZK" -q post fake --registered-proof 0 --seed 3 "$WORK/win"
-  [ -f "$PARAM_CACHE/$WIN.params" ] || "$CUZK" -q post setup --registered-proof 0 --seed 1 "$PARAM_CACHE" 2>/dev/null
   echo "== a 2 KiB fake SnapDeals update and a WindowPoSt partition, and their keys (before the nodes start)"
   SNAP=v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194
   WDP=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0
   "$CUZK" -q snap fake --sector-size 2KiB --seed 3 "$WORK/snap.json"
   "$CUZK" -q post fake --registered-proof 10 --seed 4 "$WORK/wdp"
-  if [ ! -f "$PARAM_CACHE/$SNAP.params" ]; then
-    t0=$(date +%s)
-    "$CUZK" -q snap setup --sector-size 2KiB --seed 9 "$PARAM_CACHE" 2>/dev/null
-    echo "   snap setup: $(($(date +%s) - t0)) s"
-  fi
-  [ -f "$PARAM_CACHE/$WDP.params" ] || "$CUZK" -q post setup --registered-proof 10 --seed 1 "$PARAM_CACHE" 2>/dev/null
+  test_keys "$PARAM_CACHE" snap setup --sector-size 2KiB --seed 9
+  test_keys "$PARAM_CACHE" post setup --registered-proof 10 --seed 1
   # Two nodes (each loads the 1.1 GB key; the key was just made here, so no subgroup checks).
   VERIFY_SUBGROUP=false
   for n in 1 2; do start_node $n; done

@@ -16,9 +16,9 @@ WDP=$STEM-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0
 echo "== fake requests and their keys"
 "$CUZK" -q post fake --registered-proof 0 --seed 3 "$WORK/win"
 "$CUZK" -q post fake --registered-proof 10 --seed 4 "$WORK/wdp"
-mkdir "$WORK/setup" "$WORK/pc"
-"$CUZK" -q post setup --registered-proof 0 --seed 1 "$WORK/setup" 2>/dev/null
-"$CUZK" -q post setup --registered-proof 10 --seed 1 "$WORK/setup" 2>/dev/null
+mkdir "$WORK/pc"
+test_keys "$WORK/setup" post setup --registered-proof 0 --seed 1
+test_keys "$WORK/setup" post setup --registered-proof 10 --seed 1
 ln "$WORK/setup/$WIN.params" "$WORK/pc/$WIN.params"
 
 start_daemon "$WORK/pc"
