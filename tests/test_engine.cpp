@@ -822,5 +822,94 @@ TEST(EngineGpuWorkers, SeveralDevicesShareTheQueue) {
   EXPECT_GT(s.devices[1].busy_fraction, 0);
 }
 
+// ---- the witness given back early (ProverBackend::start_releasing) -------------------------------------
+
+/// Proves on the CPU, then says that the witness was read for the last time, as the GPU backend does
+/// after the H MSM. Before that it waits (up to 10 s) for a synthesis waiting for memory, except on its
+/// last call; after it, for that synthesis to get the memory (the next partition's witness made while
+/// this start() has not returned). Records, per call, whether aux was freed and whether that happened.
+class ReleasingBackend final : public ProverBackend {
+ public:
+  explicit ReleasingBackend(size_t calls) : calls_(calls) {}
+  std::string name() const override { return "releasing"; }
+  std::unique_ptr<BackendPending> start(std::shared_ptr<const ProvingKey> key,
+                                        std::shared_ptr<const Assignment> asg) override {
+    return start_releasing(std::move(key), std::move(asg), {});
+  }
+  std::unique_ptr<BackendPending> start_releasing(std::shared_ptr<const ProvingKey> key,
+                                                  std::shared_ptr<const Assignment> asg,
+                                                  const std::function<void()>& aux_read) override {
+    auto done = std::make_unique<Done>();
+    done->sums = cpu_.start(key, asg)->wait();
+    const bool last = ++call_ == calls_;
+    if (!last) test::wait_until([&] { return engine->status().partitions_waiting_memory > 0; }, 10000);
+    const size_t aux_before = asg->aux.size();
+    if (aux_read) aux_read();
+    std::lock_guard lk(mu);
+    freed.push_back(aux_before > 0 && asg->aux.size() == 0);
+    // This partition holds no reservation now: one in flight is another's, granted after the release.
+    overlapped.push_back(!last &&
+                         test::wait_until([&] { return engine->status().partitions_in_flight >= 1; }, 10000));
+    return done;
+  }
+  struct Done final : BackendPending {
+    PartitionSums sums;
+    PartitionSums wait() override { return sums; }
+  };
+  Engine* engine = nullptr;
+  std::mutex mu;
+  std::vector<bool> freed, overlapped;
+
+ private:
+  CpuBackend cpu_{1};
+  const size_t calls_;
+  size_t call_ = 0;
+};
+
+EngineConfig one_partition_of_memory(const LoadedCircuit& c) {
+  EngineConfig cfg = Fixture::small_config();
+  cfg.synthesis_workers = 2;
+  cfg.synthesis_lookahead = 2;
+  cfg.gpu_workers_per_device = 1;
+  cfg.memory_budget = resident_bytes(c) + partition_bytes(*c.cs) * 3 / 2;
+  return cfg;
+}
+
+TEST(EngineEarlyRelease, TheNextWitnessIsMadeWhileTheDeviceFinishes) {
+  LoadedCircuit c = load_circom(kData + "mimc/mimc_dev.zkey");
+  ReleasingBackend be(3);
+  Engine engine(one_partition_of_memory(c), {&be});
+  be.engine = &engine;
+  engine.circuits().add("mimc", "circom", [] { return load_circom(kData + "mimc/mimc_dev.zkey"); });
+  JobResult r = engine.prove(mimc_job(3));
+  ASSERT_EQ(r.state, JobState::kCompleted) << r.error;
+  for (size_t i = 0; i < 3; i++)
+    EXPECT_TRUE(verify(c.key->verifying_key(), r.public_inputs[i], r.proofs[i])) << i;
+  // With a synthesis waiting, the witness went and its reservation with it: the next partition was
+  // synthesized before this start() returned. The last partition, which nobody waited behind, kept it.
+  EXPECT_EQ(be.freed, (std::vector<bool>{true, true, false}));
+  EXPECT_EQ(be.overlapped, (std::vector<bool>{true, true, false}));
+  const EngineStatus s = engine.status();
+  EXPECT_EQ(s.early_releases, 2u);
+  EXPECT_EQ(s.partitions_in_flight_peak, 1u);
+  EXPECT_NE(engine.metrics_text().find("cuzk_partition_early_releases_total 2"), std::string::npos);
+}
+
+TEST(EngineEarlyRelease, AFreedWitnessThatFailsToVerifyIsNotReadAgain) {
+  LoadedCircuit c = load_circom(kData + "mimc/mimc_dev.zkey");
+  ReleasingBackend be(2);
+  Engine engine(one_partition_of_memory(c), {&be});
+  be.engine = &engine;
+  engine.circuits().add("mimc", "circom", [] { return load_circom(kData + "mimc/mimc_dev.zkey"); });
+  JobRequest r = mimc_job(2);
+  r.partitions[0].wtns[r.partitions[0].wtns.size() - 5] ^= 1;  // partition 0 does not satisfy the circuit
+  JobResult res = engine.prove(std::move(r));
+  EXPECT_EQ(res.state, JobState::kFailed);
+  ASSERT_FALSE(be.freed.empty());
+  EXPECT_TRUE(be.freed[0]);
+  // The failing row is not looked for in the freed values; the message says why it cannot be named.
+  EXPECT_NE(res.error.find("freed once the device had them"), std::string::npos) << res.error;
+}
+
 }  // namespace
 }  // namespace cuzk::engine

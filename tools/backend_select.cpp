@@ -30,7 +30,12 @@ class RoundRobin final : public ProverBackend {
   }
   std::unique_ptr<BackendPending> start(std::shared_ptr<const ProvingKey> key,
                                         std::shared_ptr<const Assignment> asg) override {
-    return b_[next_++ % b_.size()]->start(std::move(key), std::move(asg));
+    return start_releasing(std::move(key), std::move(asg), {});
+  }
+  std::unique_ptr<BackendPending> start_releasing(std::shared_ptr<const ProvingKey> key,
+                                                  std::shared_ptr<const Assignment> asg,
+                                                  const std::function<void()>& aux_read) override {
+    return b_[next_++ % b_.size()]->start_releasing(std::move(key), std::move(asg), aux_read);
   }
 
  private:

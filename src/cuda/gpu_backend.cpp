@@ -677,6 +677,12 @@ static void trace_memory(StageTimes& st, const char* point, int dev) {
 
 std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingKey> key,
                                                   std::shared_ptr<const Assignment> asg) {
+  return start_releasing(std::move(key), std::move(asg), {});
+}
+
+std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<const ProvingKey> key,
+                                                            std::shared_ptr<const Assignment> asg,
+                                                            const std::function<void()>& aux_read) {
   check_fault(FaultPoint::kBackendStart, "cuda start");  // tests: a failed start (util/fault.hpp)
   Impl& im = *impl_;
   const int dev = im.opt.device;
@@ -907,6 +913,10 @@ std::unique_ptr<BackendPending> GpuBackend::start(std::shared_ptr<const ProvingK
       st.emplace_back("side_wait", ms_since(t));
       st.insert(st.end(), side_st.begin(), side_st.end());
     }
+    // Every read of the host witness is behind us (the slot's fill, the rows' inputs, the uploads, the
+    // last one beside H): its owner may free it while the MSMs below run. Not with B_G2 on the CPU,
+    // whose scalars come from it after this call.
+    if (aux_read && !im.g2_pool) aux_read();
     if (frugal) cuda::release_cached_memory(dev);
 
     // scalars of A, B, L on the device, compacted by density

@@ -50,6 +50,11 @@ class GpuBackend final : public ProverBackend {
   std::string name() const override;
   std::unique_ptr<BackendPending> start(std::shared_ptr<const ProvingKey> key,
                                         std::shared_ptr<const Assignment> asg) override;
+  /// Calls `aux_read` once the host witness has been read for the last time: after the H MSM (and the
+  /// witness's upload beside it), before the A, B and L MSMs; never when B_G2 is proved on the CPU.
+  std::unique_ptr<BackendPending> start_releasing(std::shared_ptr<const ProvingKey> key,
+                                                  std::shared_ptr<const Assignment> asg,
+                                                  const std::function<void()>& aux_read) override;
   /// The vectors plan(key, rows) keeps resident (b_g2 left out when it is proved on the CPU, g2_on_cpu).
   /// A vector the key released is read from its source when it is uploaded (first use, or again after
   /// an eviction or a change of plan), and held here when a plan streams it.

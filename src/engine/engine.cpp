@@ -171,6 +171,8 @@ EngineStatus Engine::status() const {
   s.memory_peak = m.memory.peak();
   s.partitions_in_flight = m.memory.working_now();
   s.partitions_in_flight_peak = m.memory.working_peak();
+  s.partitions_waiting_memory = m.memory.waiting();
+  s.early_releases = m.metrics.early_releases;
   s.accepting = m.accepting;
   const Tracker::Held held = m.tracker.held();
   s.retained_jobs = held.retained_jobs;
@@ -196,6 +198,10 @@ std::string Engine::metrics_text() const {
                 "result=\"failed\"");
   render_metric(out, "cuzk_partitions_total", "counter", "", (double)c.partitions_dropped,
                 "result=\"dropped\"");
+  render_metric(out, "cuzk_partition_early_releases_total", "counter",
+                "Partitions whose witness memory went back to the budget once the GPU had read it, while "
+                "other partitions waited for memory.",
+                (double)c.early_releases);
   c.queue_ms.render(out, "cuzk_partition_queue_ms", "Time a partition waited in queues (ms).");
   c.synth_ms.render(out, "cuzk_partition_synthesis_ms", "Synthesis time of a partition (ms).");
   c.gpu_ms.render(out, "cuzk_partition_gpu_ms", "Duration of the backend start() call of a partition (ms).");
@@ -208,6 +214,9 @@ std::string Engine::metrics_text() const {
   render_metric(out, "cuzk_queue_depth", "gauge", qhelp, (double)s.final_queue, "queue=\"finalize\"");
   render_metric(out, "cuzk_partitions_in_flight", "gauge", "Partitions holding working memory.",
                 s.partitions_in_flight);
+  render_metric(out, "cuzk_partitions_waiting_memory", "gauge",
+                "Partitions whose synthesis waits for room in the memory budget.",
+                s.partitions_waiting_memory);
   render_metric(out, "cuzk_memory_used_bytes", "gauge", "Host memory charged to the budget.",
                 (double)s.memory_used);
   render_metric(out, "cuzk_memory_budget_bytes", "gauge", "The memory budget (0 = unlimited).",

@@ -58,9 +58,11 @@ struct EngineStatus {
   double uptime_s = 0;
   uint64_t memory_used = 0, memory_budget = 0, memory_peak = 0;
   unsigned partitions_in_flight = 0, partitions_in_flight_peak = 0;
-  size_t retained_jobs = 0;         ///< finished jobs remembered
-  uint64_t retained_bytes = 0;      ///< what they hold (EngineConfig::retained_bytes bounds it)
-  uint64_t queued_input_bytes = 0;  ///< inputs of jobs not final (EngineConfig::max_queued_bytes)
+  unsigned partitions_waiting_memory = 0;  ///< syntheses waiting for room in the memory budget now
+  uint64_t early_releases = 0;             ///< Metrics::early_releases
+  size_t retained_jobs = 0;                ///< finished jobs remembered
+  uint64_t retained_bytes = 0;             ///< what they hold (EngineConfig::retained_bytes bounds it)
+  uint64_t queued_input_bytes = 0;         ///< inputs of jobs not final (EngineConfig::max_queued_bytes)
   bool accepting = true;
 };
 

@@ -48,9 +48,18 @@ void GpuWorkers::run(DeviceState& dev) {
     task->gpu_start = Clock::now();
     dev.busy(true, job.id, job.kind);
     try {
-      std::vector<Assignment> one;
-      one.push_back(std::move(task->asg));
-      task->pending = prove_start(task->circuit.key(), std::move(one), *dev.backend, opt);
+      auto asg = std::make_shared<Assignment>(std::move(task->asg));
+      ProveOptions o = opt;
+      // While other partitions wait for host memory, this one's witness and reservation go as soon as
+      // the device has read it for the last time (the GPU backend: after the H MSM), so that the next
+      // synthesis runs beside the rest of this proof. Values the assignment borrows are not its to free.
+      o.aux_read = [&](size_t) {
+        if (p_.memory.waiting() == 0 || asg->aux.borrowed()) return;
+        asg->aux = Scalars();
+        task->memory.reset();
+        p_.metrics.early_releases++;
+      };
+      task->pending = prove_start(task->circuit.key(), {asg}, *dev.backend, o);
     } catch (const std::exception& e) {
       dev.busy(false, "", "");
       p_.fail(*task, dev.name + ": " + e.what());

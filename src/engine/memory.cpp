@@ -35,11 +35,18 @@ void MemoryBudget::Reservation::reset() {
 
 MemoryBudget::Reservation MemoryBudget::acquire(uint64_t bytes, const std::function<bool()>& abandon) {
   std::unique_lock lk(mu_);
+  bool counted = false;
   for (;;) {
-    if (abandon && abandon()) return {};
+    if (abandon && abandon()) {
+      if (counted) waiting_--;
+      return {};
+    }
     if (total_ == 0 || used_ + bytes <= total_ || working_ == 0) break;
+    if (!counted) waiting_++;
+    counted = true;
     cv_.wait_for(lk, std::chrono::milliseconds(50));
   }
+  if (counted) waiting_--;
   used_ += bytes;
   peak_ = std::max(peak_, used_);
   working_++;
@@ -85,6 +92,10 @@ unsigned MemoryBudget::working_now() const {
 unsigned MemoryBudget::working_peak() const {
   std::lock_guard lk(mu_);
   return working_peak_;
+}
+unsigned MemoryBudget::waiting() const {
+  std::lock_guard lk(mu_);
+  return waiting_;
 }
 
 uint64_t physical_ram_bytes() {

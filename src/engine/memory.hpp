@@ -53,6 +53,8 @@ class MemoryBudget {
   /// Working-set reservations outstanding now, and the most at once.
   unsigned working_now() const;
   unsigned working_peak() const;
+  /// acquire() calls waiting for room now.
+  unsigned waiting() const;
 
  private:
   void release(uint64_t bytes, bool working);
@@ -60,7 +62,7 @@ class MemoryBudget {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   uint64_t used_ = 0, peak_ = 0;
-  unsigned working_ = 0, working_peak_ = 0;
+  unsigned working_ = 0, working_peak_ = 0, waiting_ = 0;
 };
 
 /// Parses a size: "auto", a plain number of bytes, or a number with a unit B, KB/KiB, MB/MiB, GB/GiB,

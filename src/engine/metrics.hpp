@@ -31,6 +31,9 @@ class Histogram {
 struct Metrics {
   std::atomic<uint64_t> jobs_submitted{0}, jobs_completed{0}, jobs_failed{0}, jobs_cancelled{0};
   std::atomic<uint64_t> partitions_completed{0}, partitions_failed{0}, partitions_dropped{0};
+  /// Partitions whose witness and memory reservation went back before their proof was done (the device
+  /// had read it while other partitions waited for host memory).
+  std::atomic<uint64_t> early_releases{0};
   Histogram queue_ms, synth_ms, gpu_ms, b_g2_ms, epilogue_ms, job_total_ms;
 };
 

@@ -4,6 +4,12 @@ namespace cuzk {
 
 KeyVectorSet ProverBackend::device_resident(const ProvingKey&, const CompactCs*) const { return {}; }
 
+std::unique_ptr<BackendPending> ProverBackend::start_releasing(std::shared_ptr<const ProvingKey> key,
+                                                               std::shared_ptr<const Assignment> asg,
+                                                               const std::function<void()>&) {
+  return start(std::move(key), std::move(asg));
+}
+
 uint64_t ProverBackend::partition_host_bytes(const ProvingKey& key, const CompactCs* rows) const {
   if (!rows) return 0;
   return 32 * (7 * (uint64_t)key.domain_size() + 2 * ((uint64_t)key.n_inputs + key.n_aux));

@@ -3,6 +3,7 @@
 // the prover's split start → finalize flow (prover.hpp) is written once.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -50,6 +51,14 @@ class ProverBackend {
   /// before this call.
   virtual std::unique_ptr<BackendPending> start(std::shared_ptr<const ProvingKey> key,
                                                 std::shared_ptr<const Assignment> asg) = 0;
+  /// start(), also saying when the assignment's host aux values are no longer read: `aux_read`, when set,
+  /// is called at most once, on this thread and before this returns, once nothing of this partition's
+  /// work reads asg->aux again, so that their owner may free them while the device still works (the GPU
+  /// backend: after its last upload of the witness, before the MSMs after H). The default is start(),
+  /// never calling `aux_read` (the CPU backend reads the witness to the end).
+  virtual std::unique_ptr<BackendPending> start_releasing(std::shared_ptr<const ProvingKey> key,
+                                                          std::shared_ptr<const Assignment> asg,
+                                                          const std::function<void()>& aux_read);
   /// The point vectors this backend keeps in memory of its own for a key of `key`'s shape (only its
   /// counts are read; `rows`: the compact rows of its deferred assignments, if any), so that start() never
   /// reads their host copies: a key loaded for this backend may release them (ProvingKey::released), and

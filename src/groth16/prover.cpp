@@ -28,8 +28,9 @@ std::string unsatisfied_reason(const Assignment& asg, bool forgotten, const Prov
   std::string msg = "the proof does not verify: the witness does not satisfy the circuit";
   if (forgotten)
     return msg +
-           " (or the parameters belong to another circuit; its values were the caller's buffers, read "
-           "only while proving started, so the failing row cannot be named here)";
+           " (or the parameters belong to another circuit; its values were read only while proving started: "
+           "the caller's buffers, or freed once the device had them, so the failing row cannot be named "
+           "here)";
   if (asg.rows && asg.rows->convention == HConvention::kSnarkjs)
     return msg + " (a .zkey records no C matrix, so the failing constraint cannot be named here)";
   if (asg.rows) {
@@ -199,10 +200,21 @@ PendingProof prove_start(std::shared_ptr<const ProvingKey> key,
     st->s.push_back(!opt.s_each.empty() ? opt.s_each[i] : opt.s ? *opt.s : random_fr_nonzero());
   }
   report(opt, "H and MSMs");
-  for (const auto& a : st->partitions) st->pending.push_back(backend.start(key, a));
+  std::vector<char> released(st->partitions.size(), 0);
+  for (size_t i = 0; i < st->partitions.size(); i++) {
+    std::function<void()> aux_read;
+    if (opt.aux_read)
+      aux_read = [&, i] {
+        released[i] = 1;
+        opt.aux_read(i);
+      };
+    st->pending.push_back(backend.start_releasing(key, st->partitions[i], aux_read));
+  }
+  st->opt.aux_read = {};  // the caller's callback is not kept past this call
   // Borrowed values are read only until here: keep what finalize needs (inputs) and forget the rest.
-  for (auto& a : st->partitions) {
-    st->forgotten.push_back(a->borrows());
+  for (size_t i = 0; i < st->partitions.size(); i++) {
+    auto& a = st->partitions[i];
+    st->forgotten.push_back(a->borrows() || released[i]);
     if (!a->borrows()) continue;
     auto kept = std::make_shared<Assignment>();
     kept->inputs = a->inputs;

@@ -38,6 +38,12 @@ struct ProveOptions {
   const R1cs* r1cs = nullptr;
   /// Progress callback (phase name), e.g. for a terminal status line. May be empty.
   std::function<void(const std::string&)> progress;
+  /// Called with a partition's index when the backend no longer reads that assignment's aux values
+  /// (ProverBackend::start_releasing: the GPU backend, after its last upload of the witness), on
+  /// prove_start's thread before it returns; the owner of the assignment may then free them (the
+  /// engine does, while other partitions wait for host memory). Such a partition's proof, should it
+  /// fail to verify, cannot name its first unsatisfied row. May be empty.
+  std::function<void(size_t partition)> aux_read;
 };
 
 /// A proof, its public inputs (without ONE) and the time each stage took (backend stages, then

@@ -53,6 +53,8 @@ std::string status_json(const engine::EngineStatus& s) {
                  {"peak_bytes", s.memory_peak},
                  {"partitions_in_flight", s.partitions_in_flight},
                  {"partitions_in_flight_peak", s.partitions_in_flight_peak},
+                 {"partitions_waiting", s.partitions_waiting_memory},
+                 {"early_releases", s.early_releases},
                  {"queued_input_bytes", s.queued_input_bytes},
                  {"retained_jobs", s.retained_jobs},
                  {"retained_bytes", s.retained_bytes}};

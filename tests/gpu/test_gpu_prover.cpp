@@ -306,6 +306,41 @@ TEST(GpuProver, SideStreamBesideTheHMsmProvesTheSame) {
   expect_same_as_cpu(c, plain);
 }
 
+TEST(GpuProver, WitnessOverwrittenAfterItsLastReadProvesTheSame) {
+  // ProveOptions::aux_read, where the engine frees a partition's witness while its MSMs run: here every
+  // aux value is overwritten in the callback instead, so a read after it would change the proof. Resident
+  // and side-stream plans, witness and deferred assignments, byte-identical to the CPU; with B_G2 on the
+  // CPU (which reads the witness after start()) the callback never comes.
+  CUZK_REQUIRE_GPU();
+  ScopedEnv chunk("CUZK_STREAM_CHUNK_BYTES", std::to_string(777 * 192));
+  const Circuit c = synthetic_circuit(14, 11);
+  const Groth16Proof want = prove(*c.key, c.assignment(), cpu(), fixed_rs()).proof;
+  auto rows = std::make_shared<const CompactCs>(compact(c.rows, cpu().pool()));
+  const DeviceShape sh = device_shape(*c.key);
+  size_t side = plan_device(sh, 0).min_budget;
+  while (!plan_device(sh, side).side_l && !plan_device(sh, side).all_resident()) side += 64 << 10;
+  for (size_t budget : {size_t{0}, side})
+    for (bool g2_on_cpu : {false, true})
+      for (bool deferred : {false, true}) {
+        SCOPED_TRACE(testing::Message()
+                     << "budget " << budget << " g2_on_cpu " << g2_on_cpu << " deferred " << deferred);
+        GpuBackendOptions o;
+        o.mem_budget = budget;
+        o.g2_on_cpu = g2_on_cpu;
+        GpuBackend gpu(o);
+        auto asg = std::make_shared<Assignment>(deferred ? deferred_assignment(rows, c.w, cpu().pool())
+                                                         : c.assignment());
+        ProveOptions opt = fixed_rs();
+        int calls = 0;
+        opt.aux_read = [&](size_t) {
+          calls++;
+          for (Fr& v : asg->aux.vec()) v = Fr::from_u64(7);
+        };
+        EXPECT_EQ(prove_finalize(prove_start(c.key, {asg}, gpu, opt))[0].proof, want);
+        EXPECT_EQ(calls, g2_on_cpu ? 0 : 1);
+      }
+}
+
 TEST(GpuProver, WorkersShareOneGpu) {
   CUZK_REQUIRE_GPU();
   const Circuit c = synthetic_circuit(16, 9);
