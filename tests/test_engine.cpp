@@ -832,9 +832,10 @@ class ReleasingBackend final : public ProverBackend {
  public:
   explicit ReleasingBackend(size_t calls) : calls_(calls) {}
   std::string name() const override { return "releasing"; }
+  /// Without the callback (not what prove_start calls): the CPU's, no release.
   std::unique_ptr<BackendPending> start(std::shared_ptr<const ProvingKey> key,
                                         std::shared_ptr<const Assignment> asg) override {
-    return start_releasing(std::move(key), std::move(asg), {});
+    return cpu_.start(std::move(key), std::move(asg));
   }
   std::unique_ptr<BackendPending> start_releasing(std::shared_ptr<const ProvingKey> key,
                                                   std::shared_ptr<const Assignment> asg,
@@ -866,21 +867,28 @@ class ReleasingBackend final : public ProverBackend {
   size_t call_ = 0;
 };
 
-EngineConfig one_partition_of_memory(const LoadedCircuit& c) {
-  EngineConfig cfg = Fixture::small_config();
-  cfg.synthesis_workers = 2;
-  cfg.synthesis_lookahead = 2;
-  cfg.gpu_workers_per_device = 1;
-  cfg.memory_budget = resident_bytes(c) + partition_bytes(*c.cs) * 3 / 2;
-  return cfg;
-}
+/// The mimc circuit on a ReleasingBackend expecting `calls` partitions, with memory for one partition.
+struct ReleasingEngine {
+  explicit ReleasingEngine(size_t calls) : be(calls), engine(config(c), {&be}) {
+    be.engine = &engine;
+    engine.circuits().add("mimc", "circom", [] { return load_circom(kData + "mimc/mimc_dev.zkey"); });
+  }
+  static EngineConfig config(const LoadedCircuit& c) {
+    EngineConfig cfg = Fixture::small_config();
+    cfg.synthesis_workers = 2;
+    cfg.synthesis_lookahead = 2;
+    cfg.gpu_workers_per_device = 1;
+    cfg.memory_budget = resident_bytes(c) + partition_bytes(*c.cs) * 3 / 2;
+    return cfg;
+  }
+  LoadedCircuit c = load_circom(kData + "mimc/mimc_dev.zkey");
+  ReleasingBackend be;
+  Engine engine;
+};
 
 TEST(EngineEarlyRelease, TheNextWitnessIsMadeWhileTheDeviceFinishes) {
-  LoadedCircuit c = load_circom(kData + "mimc/mimc_dev.zkey");
-  ReleasingBackend be(3);
-  Engine engine(one_partition_of_memory(c), {&be});
-  be.engine = &engine;
-  engine.circuits().add("mimc", "circom", [] { return load_circom(kData + "mimc/mimc_dev.zkey"); });
+  ReleasingEngine f(3);
+  auto& [c, be, engine] = f;
   JobResult r = engine.prove(mimc_job(3));
   ASSERT_EQ(r.state, JobState::kCompleted) << r.error;
   for (size_t i = 0; i < 3; i++)
@@ -896,11 +904,8 @@ TEST(EngineEarlyRelease, TheNextWitnessIsMadeWhileTheDeviceFinishes) {
 }
 
 TEST(EngineEarlyRelease, AFreedWitnessThatFailsToVerifyIsNotReadAgain) {
-  LoadedCircuit c = load_circom(kData + "mimc/mimc_dev.zkey");
-  ReleasingBackend be(2);
-  Engine engine(one_partition_of_memory(c), {&be});
-  be.engine = &engine;
-  engine.circuits().add("mimc", "circom", [] { return load_circom(kData + "mimc/mimc_dev.zkey"); });
+  ReleasingEngine f(2);
+  auto& [c, be, engine] = f;
   JobRequest r = mimc_job(2);
   r.partitions[0].wtns[r.partitions[0].wtns.size() - 5] ^= 1;  // partition 0 does not satisfy the circuit
   JobResult res = engine.prove(std::move(r));
