@@ -16,7 +16,9 @@ for a in "$@"; do
   esac
 done
 dir=${CUZK_BUILD_DIR:-build}
-cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA="${CUZK_CUDA:-AUTO}" "${options[@]}" >/dev/null
+# CUZK_CUDA_CHECK_ONLY off unless asked for: scripts/test.sh sets it in the same folder, and the cache keeps it
+cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA="${CUZK_CUDA:-AUTO}" -DCUZK_CUDA_CHECK_ONLY=OFF \
+  "${options[@]}" >/dev/null
 if [ ${#targets[@]} -gt 0 ]; then
   cmake --build "$dir" --target "${targets[@]}"
 else

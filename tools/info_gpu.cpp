@@ -98,6 +98,10 @@ int run_info_gpu(const InfoGpuArgs& args) {
   out += fmt("build: CUDA architectures %s (CUZK_CUDA_ARCHS); CUDA runtime %s, driver %s\n",
              archs.empty() ? "unknown" : archs.c_str(), cuda_version(v.runtime).c_str(),
              cuda_version(v.driver).c_str());
+#ifdef CUZK_CUDA_CHECK_ONLY
+  out += "build: device code UNOPTIMIZED (CUZK_CUDA_CHECK_ONLY, a compile check as scripts/test.sh makes it): "
+         "slow on a GPU; rebuild without it to prove\n";
+#endif
   if (n_dev == 0) out += "no CUDA device\n";
   for (int d = 0; d < n_dev; d++) {
     const cuda::DeviceInfo info = cuda::device_info(d);
