@@ -15,7 +15,7 @@ for recipe in "setup --porep 2KiB --seed 1" "snap setup --sector-size 2KiB --see
   t0=$(date +%s)
   name=$(echo "$recipe" | tr ' ' '_')
   # shellcheck disable=SC2086  # the recipe is words
-  "$CUZK" -q $recipe "$KEYS/.$name.tmp" 2>/dev/null
+  "$CUZK" -q $recipe "$KEYS/.$name.tmp"
   touch "$KEYS/.$name.tmp/.done"
   mv "$KEYS/.$name.tmp" "$KEYS/$name"
   echo "$recipe: $(($(date +%s) - t0)) s"

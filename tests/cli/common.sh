@@ -46,7 +46,7 @@ test_keys() {
   if [ -f "$made/.done" ]; then
     ln -s "$made"/* "$dir"/
   else
-    "$CUZK" -q "$@" "$dir" 2>/dev/null
+    "$CUZK" -q "$@" "$dir"
   fi
 }
 # expect_exit CODE DESCRIPTION -- command...: runs the command, checks its exit code, keeps stderr in $WORK/err.
