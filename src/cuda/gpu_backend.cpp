@@ -854,11 +854,16 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
     const bool side_l = plan.side_l && !res->l && key->n_aux > 0;
     StageTimes side_st;
     G1 side_l_sum = G1::infinity();
+    // The host witness is read for the last time by its upload (beside H, or before it with the rows or a
+    // slot): from then on its owner may free it while the MSMs run. Not with B_G2 on the CPU, whose
+    // scalars come from it after this call.
+    const bool release = aux_read && !im.g2_pool;
     auto beside_h = [&] {
       auto t0 = Clock::now();
       if (aux_beside) {
         im.upload_at(wv, 0, asg->aux.data(), key->n_aux, true);
         side_st.emplace_back("upload_aux_beside_h", ms_since(t0));
+        if (release) aux_read();
       }
       if (!side_l) return;
       t0 = Clock::now();
@@ -902,6 +907,7 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
       return out;
     };
 
+    if (release && !aux_beside) aux_read();
     t = Clock::now();
     s.h = run(res->h, im.stream_g1, res->host_g1(KeyVector::kH), a.data(), h_len);
     trace_memory(st, "msm_h", dev);
@@ -913,10 +919,6 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
       st.emplace_back("side_wait", ms_since(t));
       st.insert(st.end(), side_st.begin(), side_st.end());
     }
-    // Every read of the host witness is behind us (the slot's fill, the rows' inputs, the uploads, the
-    // last one beside H): its owner may free it while the MSMs below run. Not with B_G2 on the CPU,
-    // whose scalars come from it after this call.
-    if (aux_read && !im.g2_pool) aux_read();
     if (frugal) cuda::release_cached_memory(dev);
 
     // scalars of A, B, L on the device, compacted by density

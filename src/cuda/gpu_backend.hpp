@@ -50,8 +50,9 @@ class GpuBackend final : public ProverBackend {
   std::string name() const override;
   std::unique_ptr<BackendPending> start(std::shared_ptr<const ProvingKey> key,
                                         std::shared_ptr<const Assignment> asg) override;
-  /// Calls `aux_read` once the host witness has been read for the last time: after the H MSM (and the
-  /// witness's upload beside it), before the A, B and L MSMs; never when B_G2 is proved on the CPU.
+  /// Calls `aux_read` once the host witness has been read for the last time: when its upload beside the
+  /// H MSM has landed (from the thread that uploads it), or before the H MSM when the witness went up with
+  /// H's rows or into a witness slot; never when B_G2 is proved on the CPU.
   std::unique_ptr<BackendPending> start_releasing(std::shared_ptr<const ProvingKey> key,
                                                   std::shared_ptr<const Assignment> asg,
                                                   const std::function<void()>& aux_read) override;

@@ -52,9 +52,11 @@ class ProverBackend {
   virtual std::unique_ptr<BackendPending> start(std::shared_ptr<const ProvingKey> key,
                                                 std::shared_ptr<const Assignment> asg) = 0;
   /// start(), also saying when the assignment's host aux values are no longer read: `aux_read`, when set,
-  /// is called at most once, on this thread and before this returns, once nothing of this partition's
-  /// work reads asg->aux again, so that their owner may free them while the device still works (the GPU
-  /// backend: after its last upload of the witness, before the MSMs after H). The default is start(),
+  /// is called at most once, before this returns (on this thread or on one this call started and joins),
+  /// once nothing of this partition's work reads asg->aux again, so that their owner may free them while
+  /// the device still works (the GPU backend: after its last upload of the witness, while the H MSM
+  /// runs). The callback must not touch what this call may be reading (the assignment's other members,
+  /// the key). The default is start(),
   /// never calling `aux_read` (the CPU backend reads the witness to the end).
   virtual std::unique_ptr<BackendPending> start_releasing(std::shared_ptr<const ProvingKey> key,
                                                           std::shared_ptr<const Assignment> asg,

@@ -39,8 +39,9 @@ struct ProveOptions {
   /// Progress callback (phase name), e.g. for a terminal status line. May be empty.
   std::function<void(const std::string&)> progress;
   /// Called with a partition's index when the backend no longer reads that assignment's aux values
-  /// (ProverBackend::start_releasing: the GPU backend, after its last upload of the witness), on
-  /// prove_start's thread before it returns; the owner of the assignment may then free them (the
+  /// (ProverBackend::start_releasing: the GPU backend, after its last upload of the witness), before
+  /// prove_start returns, on its thread or on one the backend joins before that; it may free the aux
+  /// values and nothing else of the assignment. The owner of the assignment may then free them (the
   /// engine does, while other partitions wait for host memory). Such a partition's proof, should it
   /// fail to verify, cannot name its first unsatisfied row. May be empty.
   std::function<void(size_t partition)> aux_read;
