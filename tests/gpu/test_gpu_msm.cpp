@@ -404,6 +404,85 @@ TEST(GpuMsmEmulated, ScratchBudgetBoundsBatches) {
   EXPECT_LE(Eng::batch_bytes(size_t{1} << 26, 22, 1), size_t{4} << 30);
 }
 
+/// Piece lengths that cover n: a fixed-seed mix of 1, short, long and empty pieces.
+std::vector<size_t> piece_lengths(size_t n, size_t max_piece, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<size_t> out;
+  for (size_t off = 0; off < n;) {
+    const size_t r = rng() % 4;
+    const size_t len = std::min(n - off, r == 0 ? 1 : r == 1 ? 0 : 1 + rng() % max_piece);
+    out.push_back(len);
+    off += len;
+  }
+  return out;
+}
+
+/// Emulated pieces sum of (b, s) cut into `lens` (both point-operation variants must agree).
+template <class F>
+Jacobian<F> emu_pieces(const std::vector<Affine<F>>& b, const std::vector<Fr>& s,
+                       const std::vector<size_t>& lens, size_t budget = 0, size_t* kept = nullptr) {
+  Jacobian<F> res[2];
+  size_t max_piece = 1;
+  for (size_t l : lens) max_piece = std::max(max_piece, l);
+  for (int v = 0; v < 2; v++) {
+    HostBackend be;
+    Engine<HostBackend, F> eng(be);
+    eng.set_variant(v);
+    eng.set_scratch_budget(budget);
+    for (int twice = 0; twice < 2; twice++) {  // a second sum on the same engine starts afresh
+      eng.pieces_begin(s.size(), max_piece);
+      size_t off = 0;
+      for (size_t l : lens) {
+        eng.pieces_add(b.data() + off, s.data() + off, l);
+        off += l;
+      }
+      res[v] = eng.pieces_finish();
+    }
+    if (kept) *kept = eng.scratch_bytes();
+  }
+  EXPECT_TRUE(res[0] == res[1]) << "point-operation variants disagree";
+  return res[0];
+}
+
+TEST(GpuMsmEmulated, PiecesSumAsOneMsm) {
+  // A vector summed in pieces with its buckets kept across them equals its MSM in one call, for every
+  // distribution (all zeros: no window is ever chosen; all ones: no Pippenger at all), bases with
+  // infinity, repeats and negations, pieces of 0, 1 and many scalars, and the first pieces all zeros
+  // (the window is chosen at a later piece).
+  const size_t n = 2000;
+  auto b = nasty_bases<Fp>(n, 81);
+  for (Dist d : kAllDists) {
+    auto s = make_scalars(d, n, 82 + (int)d);
+    const auto want = host_msm(b, s);
+    for (size_t max_piece : {size_t{1}, size_t{7}, size_t{300}, n})
+      EXPECT_TRUE(same_point(emu_pieces(b, s, piece_lengths(n, max_piece, max_piece + (int)d)), want))
+          << dist_name(d) << ", pieces up to " << max_piece;
+  }
+  auto s = make_scalars(Dist::kUniform, n, 90);
+  std::fill(s.begin(), s.begin() + 1500, Fr::zero());
+  EXPECT_TRUE(same_point(emu_pieces(b, s, {500, 500, 500, 500}), host_msm(b, s))) << "zeros first";
+  EXPECT_TRUE(emu_pieces<Fp>({}, {}, {}).is_inf());
+}
+
+TEST(GpuMsmEmulated, PiecesKeepTheirBucketsWithinTheScratchBudget) {
+  // Under a budget the window is made smaller until a pieces sum's scratch (the buckets of every window,
+  // one window's batch of a piece and the 0/1 split, or the final reduction) fits; the result is
+  // unchanged and the scratch kept stays within it.
+  using Eng = Engine<HostBackend, Fp>;
+  const size_t n = 4000, piece = 1000;
+  auto b = nasty_bases<Fp>(n, 91);
+  auto s = make_scalars(Dist::kUniform, n, 92);
+  const auto want = host_msm(b, s);
+  const int c_free = cuda::msm_detail::choose_window(n);
+  for (int c = c_free; c >= 5; c -= 3) {
+    const size_t budget = Eng::pieces_bytes(piece, c);
+    size_t kept = 0;
+    EXPECT_TRUE(same_point(emu_pieces(b, s, {piece, piece, piece, piece}, budget, &kept), want)) << budget;
+    EXPECT_LE(kept, budget) << "window " << c;
+  }
+  EXPECT_LT(Eng::pieces_bytes(piece, 10), Eng::pieces_bytes(piece, 11));
+}
+
 TEST(GpuMsmEmulated, G2SmallAndSkewed) {
   for (size_t n : {1, 3, 40}) {
     auto b = random_bases<Fp2>(n, 500 + n);
@@ -514,6 +593,63 @@ TEST(GpuMsmG1, ScratchBudgetFromEnvironment) {
   // of each of ~13 buffers
   using Eng = Engine<HostBackend, Fp>;
   EXPECT_LE(msm.scratch_bytes(), Eng::batch_bytes(n, 10, 1) + (size_t{32} << 20));
+}
+
+/// Σ over device bases `d_bases` (n) and scalars `s` cut into `lens`, by Msm::pieces_*.
+template <class F>
+Jacobian<F> device_pieces(cuda::Msm<F>& msm, const Affine<F>* d_bases, const std::vector<Fr>& s,
+                          const std::vector<size_t>& lens) {
+  cuda::DeviceScalars ds(s.size() ? s.size() : 1);
+  ds.upload(s);
+  size_t max_piece = 1;
+  for (size_t l : lens) max_piece = std::max(max_piece, l);
+  msm.pieces_begin(s.size(), max_piece);
+  size_t off = 0;
+  for (size_t l : lens) {
+    msm.pieces_add(d_bases + off, ds.data() + off, l);
+    off += l;
+  }
+  return msm.pieces_finish();
+}
+
+TEST(GpuMsmG1, PiecesSumAsOneMsm) {
+  // A streamed key's vector summed chunk by chunk with its buckets kept (GpuBackend::streamed) equals
+  // the one-call MSM, on the device, for every distribution, with and without a scratch bound.
+  REQUIRE_GPU();
+  const size_t n = 1 << 16;
+  auto b = nasty_bases<Fp>(n, 101);
+  cuda::MsmG1 holder;  // holds the bases on the device; another engine sums them in pieces
+  holder.set_bases(b);
+  for (size_t scratch : {size_t{0}, size_t{8} << 20}) {
+    cuda::MsmConfig cfg;
+    cfg.max_scratch_bytes = scratch;
+    cuda::MsmG1 msm(cfg);
+    for (Dist d : kAllDists) {
+      auto s = make_scalars(d, n, 102 + (int)d);
+      const auto want = host_msm(b, s);
+      EXPECT_TRUE(same_point(
+          device_pieces(msm, holder.device_bases(), s, piece_lengths(n, 9000, 103 + (int)d)), want))
+          << dist_name(d) << ", scratch " << scratch;
+    }
+    if (scratch) {
+      EXPECT_LE(msm.scratch_bytes(), scratch + (size_t{32} << 20));
+    }
+  }
+}
+
+TEST(GpuMsmG2, PiecesSumAsOneMsm) {
+  REQUIRE_GPU();
+  const size_t n = 3000;
+  auto b = nasty_bases<Fp2>(n, 111);
+  cuda::MsmG2 holder;
+  holder.set_bases(b);
+  cuda::MsmG2 msm;
+  for (Dist d : {Dist::kUniform, Dist::kMostly01, Dist::kEdges, Dist::kZero}) {
+    auto s = make_scalars(d, n, 112 + (int)d);
+    EXPECT_TRUE(
+        same_point(device_pieces(msm, holder.device_bases(), s, piece_lengths(n, 700, 113)), host_msm(b, s)))
+        << "G2 " << dist_name(d);
+  }
 }
 
 TEST(GpuMsmG1, ForcedWindowsAndBatches) {
