@@ -46,6 +46,14 @@ bool side_stream_allowed() {
   return !(e && std::string(e) == "0");
 }
 
+/// CUZK_H_PROFILE=1 (measurements): H from streamed rows synchronizes the device after each of its steps
+/// and adds each step's time to the stage times ("h_" steps, beside abc_streamed_h, which then includes
+/// the waits). Read at each proof.
+bool h_profile() {
+  const char* e = std::getenv("CUZK_H_PROFILE");
+  return e && std::string(e) == "1";
+}
+
 /// The plan of `key` (with these rows) on `budget` bytes of this device.
 DevicePlan plan_on_device(const ProvingKey& key, const CompactCs* rows, size_t budget) {
   return plan_device(shape_on_device(key, rows), budget, side_stream_allowed());
@@ -479,34 +487,49 @@ struct GpuBackend::Impl {
     pin_rows(asg.rows);
     if (ms_since(t) > 1) st.emplace_back("rows_pin", ms_since(t));
     t = Clock::now();
+    auto t_step = t;
+    const bool prof = h_profile();
+    auto step = [&](const char* name) {  // CUZK_H_PROFILE=1: the step's time, synchronized
+      if (!prof) return;
+      cuda::synchronize(dev);
+      st.emplace_back(name, ms_since(t_step));
+      t_step = Clock::now();
+    };
     cuda::ChunkPipe pipe(rows_chunk, dev);
     auto in = std::make_unique<RowsInputs>(*this, asg, pipe);
+    step("h_witness_up");
     auto rows = [&](const CompactMatrix& m, cuda::DeviceFrVec& out) { in->evaluate(m, out); };
     auto to_coset = [&](cuda::DeviceFrVec& v) {
       ntt.inverse(v);
       ntt.coset_forward(v, g);
     };
-    auto eval = [&](const CompactMatrix& m, cuda::DeviceFrVec& out) {
-      rows(m, out);
-      to_coset(out);
-    };
     Fr* const park = parked(0, n);
     cuda::DeviceFrVec a(n, dev);
-    eval(cs.a, a);
+    rows(cs.a, a);
+    step("h_rows_a");
+    to_coset(a);
+    step("h_ntt_a");
     auto park_a = cuda::AsyncCopy::to_host(park, a);  // crosses while b's rows do the other way
     cuda::DeviceFrVec b(n, dev);
     rows(cs.b, b);
+    step("h_rows_b");
     park_a.wait();
+    step("h_park_a");
     a = {};  // before b's transforms take their scratch: three vectors at most
     to_coset(b);
+    step("h_ntt_b");
     cuda::DeviceFrVec c(n, dev);
     rows(cs.c, c);
+    step("h_rows_c");
     in.reset();  // the witness and the table go (the MSMs' aux goes up again after H)
     if (frugal) cuda::release_cached_memory(dev);
     to_coset(c);
+    step("h_ntt_c");
     h = cuda::DeviceFrVec(n, dev);  // after c's transforms have returned their scratch
     h.upload(park);
+    step("h_a_back");
     cuda::fr_mul_sub_scale(h, b, c, z_inv, h);
+    step("h_mul_sub");
     st.emplace_back("abc_streamed_h", ms_since(t));
   }
 

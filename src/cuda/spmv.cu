@@ -2,8 +2,10 @@
 // partition one thread per row computes ⟨row, w⟩ with csr_row_dot (cuda/spmv_row.hpp, the CPU's own
 // function), so nothing of a, b, c ever exists on the host. Rows longer than kLongRow terms (MultiEq's
 // packed additions, multipack) would hold a whole warp for their length, so they are left to a second
-// kernel, a warp per row: its lanes sum strided terms and a shuffle tree adds the 32 partial sums. Field
-// additions are exact and every result is fully reduced, so the order does not change a byte.
+// kernel, a warp per row: its lanes sum strided terms and a shuffle tree adds the 32 partial sums. Rows
+// streamed from host memory in slices (evaluate_rows_streamed) have no long-row list: there each warp
+// takes 32 rows and sums its long ones together after the short ones. Field additions are exact and
+// every result is fully reduced, so the order does not change a byte.
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -18,6 +20,17 @@ namespace {
 
 /// Rows with more terms than this go to the warp-per-row kernel.
 constexpr uint64_t kLongRow = 16;
+
+/// ⟨row j, w⟩ summed by the 32 lanes of a warp (csr_row_partial, then a shuffle tree), in lane 0.
+__device__ Fr warp_row_dot(const CsrView& m, const Fr* table, const Fr* w, uint64_t j, unsigned lane) {
+  Fr acc = csr_row_partial(m, table, w, j, lane, 32);
+  for (int d = 16; d > 0; d >>= 1) {  // lane i adds lane i + d's sum (lanes past 31 keep their own)
+    Fr o;
+    for (int q = 0; q < 4; q++) o.l[q] = __shfl_down_sync(0xffffffffu, acc.l[q], d);
+    acc += o;
+  }
+  return acc;
+}
 
 __global__ void spmv_kernel(CsrView m, const Fr* table, const Fr* w, Fr* out, size_t n) {
   for (size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += (size_t)gridDim.x * blockDim.x) {
@@ -35,13 +48,8 @@ __global__ void spmv_long_rows_kernel(CsrView m, const Fr* table, const Fr* w, F
   const size_t warps = (size_t)gridDim.x * blockDim.x / 32;
   for (size_t i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; i < n_rows; i += warps) {
     const uint64_t j = rows[i];
-    Fr acc = csr_row_partial(m, table, w, j, lane, 32);
-    for (int d = 16; d > 0; d >>= 1) {  // lane i adds lane i + d's sum (lanes past 31 keep their own)
-      Fr o;
-      for (int q = 0; q < 4; q++) o.l[q] = __shfl_down_sync(0xffffffffu, acc.l[q], d);
-      acc += o;
-    }
-    if (lane == 0) out[j] = acc;
+    const Fr s = warp_row_dot(m, table, w, j, lane);
+    if (lane == 0) out[j] = s;
   }
 }
 
@@ -51,10 +59,22 @@ __global__ void rebase_kernel(uint64_t* offsets, size_t count, uint64_t base) {
     offsets[i] -= base;
 }
 
-/// One thread per row of a slice, long rows included (a slice has no long-row list).
+/// A streamed slice's rows, which come with no long-row list: each warp takes 32 consecutive rows, a
+/// lane per short row; then the whole warp sums each of its long rows (more than kLongRow terms) together,
+/// so that one long row does not hold the warp for its length. blockDim.x is a multiple of 32.
 __global__ void spmv_slice_kernel(CsrView m, const Fr* table, const Fr* w, Fr* out) {
-  for (size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x; j < m.rows; j += (size_t)gridDim.x * blockDim.x)
-    out[j] = csr_row_dot(m, table, w, j);
+  const unsigned lane = threadIdx.x % 32;
+  const size_t stride = (size_t)gridDim.x * blockDim.x;
+  for (size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x - lane; first < m.rows; first += stride) {
+    const size_t j = first + lane;
+    const bool is_long = j < m.rows && m.offsets[j + 1] - m.offsets[j] > kLongRow;
+    if (j < m.rows && !is_long) out[j] = csr_row_dot(m, table, w, j);
+    for (unsigned long_rows = __ballot_sync(0xffffffffu, is_long); long_rows; long_rows &= long_rows - 1) {
+      const uint64_t r = first + (unsigned)(__ffs((int)long_rows) - 1);
+      const Fr s = warp_row_dot(m, table, w, r, lane);
+      if (lane == 0) out[r] = s;
+    }
+  }
 }
 
 constexpr size_t align256(size_t b) { return (b + 255) / 256 * 256; }

@@ -1,4 +1,5 @@
-// a, b, c on the device (cuda::DeviceRows, src/cuda/spmv.cu) against the CPU's CSR products: byte-identical
+// a, b, c on the device (cuda::DeviceRows, and the rows streamed from host memory by
+// cuda::evaluate_rows_streamed, src/cuda/spmv.cu) against the CPU's CSR products: byte-identical
 // for random circuits with edge coefficients and repeated columns in both conventions, for a synthetic
 // PoRep partition and for the Filecoin PoRep circuit of 2 KiB with a fake sector's witness.
 #include <gtest/gtest.h>
@@ -6,6 +7,7 @@
 #include <cstring>
 
 #include "cuda/gpu.hpp"
+#include "cuda/rows_stream.hpp"
 #include "engine/porep.hpp"
 #include "formats/fake_c1.hpp"
 #include "gpu_support.hpp"
@@ -15,6 +17,10 @@
 
 namespace cuzk::test {
 namespace {
+
+bool same(std::span<const Fr> x, std::span<const Fr> y) {
+  return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(Fr)) == 0);
+}
 
 /// a, b, c of `rows` for witness w evaluated on device 0, downloaded.
 void device_abc(const CompactCs& rows, std::span<const Fr> w, std::vector<Fr> out[3]) {
@@ -31,10 +37,17 @@ void device_abc(const CompactCs& rows, std::span<const Fr> w, std::vector<Fr> ou
     dev.evaluate(i, dw.data(), o);
     out[i] = o.download();
   }
-}
-
-bool same(std::span<const Fr> x, std::span<const Fr> y) {
-  return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(Fr)) == 0);
+  // The same rows streamed from host memory (cuda::evaluate_rows_streamed, the budgeted plans' path), in
+  // 64 KiB slices so that every matrix crosses in many, long rows among them: the same bytes.
+  cuda::DeviceFrVec table(rows.table.size());
+  table.upload(rows.table.data());
+  cuda::ChunkPipe pipe(64 << 10, 0);
+  for (size_t i = 0; i < 3; i++) {
+    SCOPED_TRACE("streamed matrix " + std::to_string(i));
+    cuda::DeviceFrVec o(rows.domain_size());
+    cuda::evaluate_rows_streamed(mats[i], table.data(), dw.data(), o, pipe);
+    EXPECT_TRUE(same(o.download(), out[i]));
+  }
 }
 
 /// Device a, b, c of cs for w equal synthesize()'s.
