@@ -592,24 +592,22 @@ struct GpuBackend::Impl {
     st.emplace_back("abc_lean_h", ms_since(t));
   }
 
-  /// Σ scalars·bases over host `bases` whose chunks come from `seq` (scalars on the device), `chunk`
-  /// bytes at most each: chunk i + 1 crosses the link while chunk i is summed, and the next vector's
-  /// first chunk while this one's last. One window for the whole vector, its buckets kept across the
-  /// chunks (Msm::pieces_begin): the buckets are reduced once, not once per chunk.
+  /// Σ scalars·bases over host `bases` whose chunks come from `seq` (scalars on the device): chunk i + 1
+  /// crosses the link while chunk i's MSM runs, and the next vector's first chunk while this one's last.
   template <class F>
   Jacobian<F> streamed(std::unique_ptr<cuda::Msm<F>>& engine, ChunkSequence& seq, const Affine<F>* bases,
-                       const Fr* d_scalars, size_t n, size_t scratch, size_t chunk) {
+                       const Fr* d_scalars, size_t n, size_t scratch) {
     if (!engine)
       engine = std::make_unique<cuda::Msm<F>>(cuda::MsmConfig{opt.device, 0, size_t{1} << 28, scratch});
-    engine->pieces_begin(n, chunk / sizeof(Affine<F>));
+    Jacobian<F> acc = Jacobian<F>::infinity();
     for (size_t off = 0; off < n;) {
       const auto [d, bytes] = seq.next(bases + off);
       const size_t len = bytes / sizeof(Affine<F>);
-      engine->pieces_add(static_cast<const Affine<F>*>(d), d_scalars + off, len);
-      seq.done();  // every kernel reading the chunk has finished: its buffer takes the chunk after next
+      acc = acc + engine->msm_split01_device_bases(static_cast<const Affine<F>*>(d), d_scalars + off, len);
+      seq.done();  // the MSM returned: its buffer takes the chunk after next
       off += len;
     }
-    return engine->pieces_finish();
+    return acc;
   }
 };
 
@@ -897,7 +895,7 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
       ChunkSequence side_seq(side_pipe);
       const G1Affine* l = res->host_g1(KeyVector::kL).data();
       side_seq.add(l, key->n_aux, sizeof(G1Affine));
-      side_l_sum = im.streamed(im.side_g1, side_seq, l, d_aux, key->n_aux, side_chunk, side_chunk);
+      side_l_sum = im.streamed(im.side_g1, side_seq, l, d_aux, key->n_aux, side_chunk);
       side_st.emplace_back("msm_l_beside_h", ms_since(t0));
       if (frugal) im.side_g1->release_scratch();
     };
@@ -927,7 +925,7 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
       using J = std::decay_t<decltype(engine->msm_split01_device(sc, len))>;
       if (len == 0) return J::infinity();
       J out = engine ? engine->msm_split01_device(sc, len)
-                     : im.streamed(stream_engine, *seq, bases.data(), sc, len, scratch, pipe->chunk_bytes());
+                     : im.streamed(stream_engine, *seq, bases.data(), sc, len, scratch);
       if (frugal) (engine ? engine : stream_engine)->release_scratch();
       return out;
     };

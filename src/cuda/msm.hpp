@@ -93,18 +93,6 @@ class Msm {
   Jacobian<F> msm_split01_device_bases(const Affine<F>* d_bases, const Fr* d_scalars, size_t n,
                                        MsmSplitCounts* counts = nullptr);
 
-  /// The sum of msm_split01_device_bases over a vector of bases that crosses in pieces (a key streamed
-  /// from host memory in chunks), with one window for the whole vector and the buckets of every window
-  /// kept across the pieces, so that the bucket and window reductions run once instead of once per piece
-  /// (msm_detail::Engine::pieces_begin says how the window is chosen). `pieces_begin(total, piece)`
-  /// starts a sum of `total` scalars coming in pieces of at most `piece`; `pieces_add(d_bases, d_scalars,
-  /// n)` adds one piece (device pointers on this object's device; every kernel that reads them has
-  /// finished when it returns); `pieces_finish()` returns Σ over every piece added since pieces_begin.
-  /// The resident bases, if any, are neither read nor changed. Throws as msm_split01_device_bases.
-  void pieces_begin(size_t total, size_t piece);
-  void pieces_add(const Affine<F>* d_bases, const Fr* d_scalars, size_t n);
-  Jacobian<F> pieces_finish();
-
   /// Bytes of device memory this object holds (bases + cached scratch).
   size_t device_bytes() const;
   /// Bytes of cached scratch (digits, sort, buckets, partial sums, CUB temporaries): device memory held

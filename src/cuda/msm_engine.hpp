@@ -286,7 +286,6 @@ struct CountK {
 /// Level-1 source: affine bases addressed by value = index | sign.
 template <class F, class Ops>
 struct AffineSrc {
-  using PointOps = Ops;
   const Affine<F>* bases;
   const uint32_t* vals;
   CUZK_HD Affine<F> point(size_t j) const {
@@ -302,16 +301,13 @@ struct AffineSrc {
 /// Later-level source: partial sums in XYZZ.
 template <class F, class Ops>
 struct XyzzSrc {
-  using PointOps = Ops;
   const XYZZ<F>* vals;
   CUZK_HD XYZZ<F> first(size_t j) const { return ld(vals + j); }
   CUZK_HD XYZZ<F> add(const XYZZ<F>& acc, size_t j) const { return Ops::add(acc, ld(vals + j)); }
 };
 
 /// One level of the segmented sum (see the file comment, step 3). Slice t sums its runs; whole runs
-/// go to dest[key] (added to what dest[key] holds when `add_to_dest`: buckets kept across the pieces of
-/// a streamed MSM), crossing runs to (out_keys, out_vals)[offsets[t] + 0/1]. Each key of a call reaches
-/// dest once, so no two threads touch one bucket.
+/// go to dest[key], crossing runs to (out_keys, out_vals)[offsets[t] + 0/1].
 template <class F, class Src>
 struct AccumulateK {
   const uint32_t* keys;
@@ -323,15 +319,12 @@ struct AccumulateK {
   XYZZ<F>* dest;
   uint32_t* out_keys;
   XYZZ<F>* out_vals;
-  bool add_to_dest;
 
   CUZK_HD void flush(uint32_t key, const XYZZ<F>& acc, bool head, bool tail, bool H, uint32_t o) const {
     if (head || tail) {
       const uint32_t slot = o + ((head || !H) ? 0u : 1u);
       out_keys[slot] = key;
       out_vals[slot] = acc;
-    } else if (add_to_dest) {
-      dest[key] = Src::PointOps::add(ld(dest + key), acc);
     } else {
       dest[key] = acc;
     }
@@ -534,71 +527,64 @@ class Engine {
  private:
   using AltOps = std::conditional_t<std::is_same_v<F, Fp2>, OpsOol, OpsInline>;
 
-  /// Windows sorted per batch for m scalars at window c: all that max_pairs allows, fewer to keep the
-  /// batch (`buckets`: with its own buckets) beside `held` bytes within the scratch budget, one at least.
-  int batch_windows(size_t m, int c, size_t max_pairs, size_t held, bool buckets) {
+  template <class Ops>
+  J pippenger_impl(const A* bases, const Fr* scalars, const uint32_t* idx, size_t m, int c, size_t max_pairs) {
+    if (m == 0) return J::infinity();
+    if (c <= 0) c = choose_window(m);
     const int W = num_windows(c);
+    const uint32_t B = 1u << (c - 1);
     max_pairs = std::min(max_pairs, size_t{1} << 30);  // sort sizes stay below 2^31
     int wb = (int)std::clamp<size_t>(max_pairs / m, 1, (size_t)W);
     if (scratch_budget_) {
+      // the 0/1 split's classification and index buffers stay allocated beside the batch
+      const size_t held = split_bytes();
       const size_t budget = scratch_budget_ > held ? scratch_budget_ - held : 0;
-      auto need = [&](int nb) {
-        return batch_bytes(m, c, nb) - (buckets ? 0 : ((size_t)nb << (c - 1)) * sizeof(X));
-      };
-      while (wb > 1 && need(wb) > budget) wb--;
+      while (wb > 1 && batch_bytes(m, c, wb) > budget) wb--;
       // buffers only grow: drop those of an earlier, larger batch rather than keep both sizes
-      if (held + pippenger_bytes() > scratch_budget_ && pippenger_bytes() > need(wb))
+      if (held + pippenger_bytes() > scratch_budget_ && pippenger_bytes() > batch_bytes(m, c, wb))
         for (Buf* b : pippenger_buffers()) be_.free(*b);
     }
-    return wb;
-  }
+    std::vector<J> wsum(W, J::infinity());
+    for (int w0 = 0; w0 < W; w0 += wb) {
+      const int nb = std::min(wb, W - w0);
+      const size_t M = (size_t)nb * m;
+      const uint32_t zero_key = (uint32_t)nb * B;
+      uint32_t* keys = be_.template ensure<uint32_t>(keys_[0], M);
+      uint32_t* keys_alt = be_.template ensure<uint32_t>(keys_[1], M);
+      uint32_t* vals = be_.template ensure<uint32_t>(vals_[0], M);
+      uint32_t* vals_alt = be_.template ensure<uint32_t>(vals_[1], M);
+      be_.phase("digits");
+      be_.launch(DigitsK{scalars, idx, m, c, w0, nb, keys, vals}, m);
+      be_.phase("sort");
+      be_.sort_pairs(keys, keys_alt, vals, vals_alt, M, (int)std::bit_width(zero_key));
 
-  /// Sums windows [w0, w0 + nb) of the m scalars (scalars[idx[j]] or scalars[j]) into buckets
-  /// dest[(w − w0)·B + |d| − 1] (steps 1–3), added to dest's values when `add_to_dest`.
-  template <class Ops>
-  void sum_windows(const A* bases, const Fr* scalars, const uint32_t* idx, size_t m, int c, int w0, int nb,
-                   X* dest, bool add_to_dest) {
-    const size_t M = (size_t)nb * m;
-    const uint32_t B = 1u << (c - 1);
-    const uint32_t zero_key = (uint32_t)nb * B;
-    uint32_t* keys = be_.template ensure<uint32_t>(keys_[0], M);
-    uint32_t* keys_alt = be_.template ensure<uint32_t>(keys_[1], M);
-    uint32_t* vals = be_.template ensure<uint32_t>(vals_[0], M);
-    uint32_t* vals_alt = be_.template ensure<uint32_t>(vals_[1], M);
-    be_.phase("digits");
-    be_.launch(DigitsK{scalars, idx, m, c, w0, nb, keys, vals}, m);
-    be_.phase("sort");
-    be_.sort_pairs(keys, keys_alt, vals, vals_alt, M, (int)std::bit_width(zero_key));
-    be_.phase("bucket sums");
-    const uint32_t K1 = M >= (size_t{1} << 24) ? 64 : 32;
-    segmented_sum<Ops>(keys, AffineSrc<F, Ops>{bases, vals}, M, K1, zero_key, dest, add_to_dest);
-  }
+      be_.phase("zero buckets");
+      X* buckets = be_.template ensure<X>(buckets_, (size_t)nb * B);
+      be_.zero(buckets, (size_t)nb * B);
+      be_.phase("bucket sums");
+      const uint32_t K1 = M >= (size_t{1} << 24) ? 64 : 32;
+      segmented_sum<Ops>(keys, AffineSrc<F, Ops>{bases, vals}, M, K1, zero_key, buckets);
 
-  /// The sums S_w of nb windows' buckets (bucket idx of window w at buckets[w·B + idx] holds digit
-  /// idx + 1) by the running-sum trick in segments (step 4), into wsum[w0 + w].
-  template <class Ops>
-  void reduce_windows(const X* buckets, int nb, uint32_t B, int w0, std::vector<J>& wsum) {
-    // Segments of L buckets, aiming at ~64K threads.
-    uint32_t L = 1;
-    while (L < B && (size_t)nb * (B / L) > 65536) L *= 2;
-    const uint32_t T = B / L;
-    uint32_t* seg_keys = be_.template ensure<uint32_t>(seg_keys_, (size_t)nb * T);
-    X* seg_vals = be_.template ensure<X>(seg_vals_, (size_t)nb * T);
-    be_.phase("bucket reduce");
-    be_.launch(BucketReduceK<F, Ops>{buckets, B, L, T, seg_keys, seg_vals}, (size_t)nb * T);
-    be_.phase("window reduce");
-    X* ws = be_.template ensure<X>(wsum_, (size_t)nb);
-    be_.zero(ws, (size_t)nb);
-    segmented_sum<Ops>(seg_keys, XyzzSrc<F, Ops>{seg_vals}, (size_t)nb * T, 16, kNoKey, ws, false);
-    std::vector<X> h(nb);
-    be_.to_host(h.data(), ws, (size_t)nb);
-    for (int i = 0; i < nb; i++) wsum[w0 + i] = h[i].to_jacobian();
-  }
-
-  /// Σ_w 2^(c·w)·wsum[w] (step 5, Horner).
-  static J horner(const std::vector<J>& wsum, int c) {
+      // Segments of L buckets, aiming at ~64K threads.
+      uint32_t L = 1;
+      while (L < B && (size_t)nb * (B / L) > 65536) L *= 2;
+      const uint32_t T = B / L;
+      uint32_t* seg_keys = be_.template ensure<uint32_t>(seg_keys_, (size_t)nb * T);
+      X* seg_vals = be_.template ensure<X>(seg_vals_, (size_t)nb * T);
+      be_.phase("bucket reduce");
+      be_.launch(BucketReduceK<F, Ops>{buckets, B, L, T, seg_keys, seg_vals}, (size_t)nb * T);
+      be_.phase("window reduce");
+      X* ws = be_.template ensure<X>(wsum_, (size_t)nb);
+      be_.zero(ws, (size_t)nb);
+      segmented_sum<Ops>(seg_keys, XyzzSrc<F, Ops>{seg_vals}, (size_t)nb * T, 16, kNoKey, ws);
+      std::vector<X> h(nb);
+      be_.to_host(h.data(), ws, (size_t)nb);
+      for (int i = 0; i < nb; i++) wsum[w0 + i] = h[i].to_jacobian();
+    }
+    be_.phase(nullptr);
+    be_.phase_report(m, c, W, wb);
     J r = J::infinity();
-    for (int w = (int)wsum.size() - 1; w >= 0; w--) {
+    for (int w = W - 1; w >= 0; w--) {
       for (int i = 0; i < c && !r.is_inf(); i++) r = r.dbl();
       r += wsum[w];
     }
@@ -606,59 +592,11 @@ class Engine {
   }
 
   template <class Ops>
-  J pippenger_impl(const A* bases, const Fr* scalars, const uint32_t* idx, size_t m, int c,
-                   size_t max_pairs) {
-    if (m == 0) return J::infinity();
-    if (c <= 0) c = choose_window(m);
-    const int W = num_windows(c);
-    const uint32_t B = 1u << (c - 1);
-    // the 0/1 split's classification and index buffers stay allocated beside the batch
-    const int wb = batch_windows(m, c, max_pairs, split_bytes(), true);
-    std::vector<J> wsum(W, J::infinity());
-    for (int w0 = 0; w0 < W; w0 += wb) {
-      const int nb = std::min(wb, W - w0);
-      be_.phase("zero buckets");
-      X* buckets = be_.template ensure<X>(buckets_, (size_t)nb * B);
-      be_.zero(buckets, (size_t)nb * B);
-      sum_windows<Ops>(bases, scalars, idx, m, c, w0, nb, buckets, false);
-      reduce_windows<Ops>(buckets, nb, B, w0, wsum);
-    }
-    be_.phase(nullptr);
-    be_.phase_report(m, c, W, wb);
-    return horner(wsum, c);
-  }
-
-  template <class Ops>
-  void pieces_add_impl(const A* bases, const Fr* scalars, const uint32_t* idx, size_t m, size_t max_pairs) {
-    const int c = pieces_c_, W = num_windows(c);
-    const uint32_t B = 1u << (c - 1);
-    X* acc = static_cast<X*>(be_.data(pieces_buckets_));
-    const int wb = batch_windows(m, c, max_pairs, split_bytes() + be_.buffer_bytes(pieces_buckets_), false);
-    for (int w0 = 0; w0 < W; w0 += wb)
-      sum_windows<Ops>(bases, scalars, idx, m, c, w0, std::min(wb, W - w0), acc + (size_t)w0 * B, true);
-    be_.phase(nullptr);
-    be_.phase_report(m, c, W, wb);
-  }
-
-  template <class Ops>
-  J pieces_finish_impl() {
-    if (scratch_budget_)  // the batches and the 0/1 split are done: the reduction takes their room
-      for (Buf* b : pippenger_buffers()) be_.free(*b);
-    if (scratch_budget_)
-      for (Buf* b : {&flag1_, &flag2_, &off1_, &off2_, &idx1_, &idx2_}) be_.free(*b);
-    const int c = pieces_c_, W = num_windows(c);
-    std::vector<J> wsum(W, J::infinity());
-    reduce_windows<Ops>(static_cast<const X*>(be_.data(pieces_buckets_)), W, 1u << (c - 1), 0, wsum);
-    be_.phase(nullptr);
-    return horner(wsum, c) + pieces_ones_;
-  }
-
-  template <class Ops>
   J sum_indexed_impl(const A* bases, const uint32_t* idx, size_t m) {
     if (m == 0) return J::infinity();
     X* ws = be_.template ensure<X>(wsum_, 1);
     be_.zero(ws, 1);
-    segmented_sum<Ops>(nullptr, AffineSrc<F, Ops>{bases, idx}, m, 32, kNoKey, ws, false);
+    segmented_sum<Ops>(nullptr, AffineSrc<F, Ops>{bases, idx}, m, 32, kNoKey, ws);
     X h;
     be_.to_host(&h, ws, 1);
     return h.to_jacobian();
@@ -668,62 +606,36 @@ class Engine {
   /// Σ scalars[i]·bases[i] for i < n by the 0/1 split.
   J split01(const A* bases, const Fr* scalars, size_t n, size_t* zeros, size_t* ones, size_t* others,
             int c = 0, size_t max_pairs = size_t{1} << 28) {
-    const Split sp = classify(scalars, n);
-    if (zeros) *zeros = n - sp.n1 - sp.n2;
-    if (ones) *ones = sp.n1;
-    if (others) *others = sp.n2;
-    if (n == 0) return J::infinity();
-    be_.phase("split01 ones");
-    J r = sum_indexed(bases, sp.i1, sp.n1);
-    r += pippenger(bases, scalars, sp.i2, sp.n2, c, max_pairs);
-    be_.phase(nullptr);
-    be_.phase_report(sp.n2, 0, 0, 0);  // prints only when pippenger did not (no other scalars)
-    return r;
-  }
-
-  /// A 0/1-split sum over bases that arrive in pieces (a key streamed from host memory in chunks), with
-  /// one window for the whole sum and the buckets of every window kept across the pieces: the bucket and
-  /// window reductions (steps 4–5) run once, not once per piece. pieces_begin(total, piece) starts a sum
-  /// of `total` scalars that will come in pieces of at most `piece`; pieces_add(bases, scalars, n) adds
-  /// Σ scalars[i]·bases[i] of one piece (zeros skipped, ones summed at once; bases and scalars may be
-  /// overwritten once it returns); pieces_finish() returns the sum of every piece added since
-  /// pieces_begin. The window is chosen at the first piece with other scalars than 0 and 1, for as many
-  /// such scalars in all as that piece has in proportion, and made smaller until pieces_bytes fits the
-  /// scratch budget.
-  void pieces_begin(size_t total, size_t piece) {
-    pieces_total_ = total;
-    pieces_piece_ = std::max<size_t>(piece, 1);
-    pieces_c_ = 0;
-    pieces_ones_ = J::infinity();
-  }
-  void pieces_add(const A* bases, const Fr* scalars, size_t n, size_t max_pairs = size_t{1} << 28) {
-    if (n == 0) return;
-    const Split sp = classify(scalars, n);
-    be_.phase("split01 ones");
-    pieces_ones_ += sum_indexed(bases, sp.i1, sp.n1);
-    if (sp.n2 > 0) {
-      if (pieces_c_ == 0)
-        start_pieces(std::max<double>((double)sp.n2 * (double)pieces_total_ / (double)n, 1.0));
-      if (variant_ == 1)
-        pieces_add_impl<AltOps>(bases, scalars, sp.i2, sp.n2, max_pairs);
-      else
-        pieces_add_impl<OpsCall>(bases, scalars, sp.i2, sp.n2, max_pairs);
+    if (n == 0) {
+      if (zeros) *zeros = 0;
+      if (ones) *ones = 0;
+      if (others) *others = 0;
+      return J::infinity();
     }
+    // classification buffers (four of n + 1 words) and indices (at most n words) join the held scratch
+    if (scratch_budget_ && pippenger_bytes() + 20 * (n + 1) > scratch_budget_)
+      for (Buf* b : pippenger_buffers()) be_.free(*b);
+    uint32_t* f1 = be_.template ensure<uint32_t>(flag1_, n + 1);
+    uint32_t* f2 = be_.template ensure<uint32_t>(flag2_, n + 1);
+    uint32_t* o1 = be_.template ensure<uint32_t>(off1_, n + 1);
+    uint32_t* o2 = be_.template ensure<uint32_t>(off2_, n + 1);
+    be_.phase("split01 classify");
+    be_.launch(ClassifyK{scalars, n, f1, f2}, n + 1);
+    const size_t n1 = be_.scan(f1, o1, n + 1);
+    const size_t n2 = be_.scan(f2, o2, n + 1);
+    uint32_t* i1 = be_.template ensure<uint32_t>(idx1_, n1 ? n1 : 1);
+    uint32_t* i2 = be_.template ensure<uint32_t>(idx2_, n2 ? n2 : 1);
+    be_.launch(ScatterK{f1, o1, n, i1}, n);
+    be_.launch(ScatterK{f2, o2, n, i2}, n);
+    if (zeros) *zeros = n - n1 - n2;
+    if (ones) *ones = n1;
+    if (others) *others = n2;
+    be_.phase("split01 ones");
+    J r = sum_indexed(bases, i1, n1);
+    r += pippenger(bases, scalars, i2, n2, c, max_pairs);
     be_.phase(nullptr);
-  }
-  J pieces_finish() {
-    if (pieces_c_ == 0) return pieces_ones_;  // no piece had other scalars than 0 and 1
-    return variant_ == 1 ? pieces_finish_impl<AltOps>() : pieces_finish_impl<OpsCall>();
-  }
-  /// Bytes of the buckets of every window at window c (what pieces_begin's sum holds across pieces).
-  static size_t all_buckets_bytes(int c) { return ((size_t)num_windows(c) << (c - 1)) * sizeof(X); }
-  /// Scratch bytes of a pieces sum at window c with pieces of at most `piece` scalars: the buckets of
-  /// every window, and beside them the larger of one window's batch of a piece with its 0/1 split, and
-  /// the final reduction (its segments twice over for the window sums' levels, and the window sums).
-  static size_t pieces_bytes(size_t piece, int c) {
-    const size_t W = (size_t)num_windows(c), S = std::min(W << (c - 1), 65536 + W);
-    return all_buckets_bytes(c) +
-           std::max(batch_bytes(piece, c, 1) + 20 * (piece + 1), 2 * S * (4 + sizeof(X)) + W * sizeof(X));
+    be_.phase_report(n2, 0, 0, 0);  // prints only when pippenger did not (no other scalars)
+    return r;
   }
 
   /// Writes a + i·b for i < n into out (device memory of n points).
@@ -755,56 +667,9 @@ class Engine {
  private:
   using Buf = typename Be::Buffer;
 
-  /// The 0/1 classification of n scalars: indices of the ones (i1, n1) and of the others (i2, n2).
-  struct Split {
-    const uint32_t* i1 = nullptr;
-    size_t n1 = 0;
-    const uint32_t* i2 = nullptr;
-    size_t n2 = 0;
-  };
-  Split classify(const Fr* scalars, size_t n) {
-    if (n == 0) return {};
-    // classification buffers (four of n + 1 words) and indices (at most n words) join the held scratch
-    if (scratch_budget_ &&
-        pippenger_bytes() + be_.buffer_bytes(pieces_buckets_) + 20 * (n + 1) > scratch_budget_)
-      for (Buf* b : pippenger_buffers()) be_.free(*b);
-    uint32_t* f1 = be_.template ensure<uint32_t>(flag1_, n + 1);
-    uint32_t* f2 = be_.template ensure<uint32_t>(flag2_, n + 1);
-    uint32_t* o1 = be_.template ensure<uint32_t>(off1_, n + 1);
-    uint32_t* o2 = be_.template ensure<uint32_t>(off2_, n + 1);
-    be_.phase("split01 classify");
-    be_.launch(ClassifyK{scalars, n, f1, f2}, n + 1);
-    Split sp;
-    sp.n1 = be_.scan(f1, o1, n + 1);
-    sp.n2 = be_.scan(f2, o2, n + 1);
-    uint32_t* i1 = be_.template ensure<uint32_t>(idx1_, sp.n1 ? sp.n1 : 1);
-    uint32_t* i2 = be_.template ensure<uint32_t>(idx2_, sp.n2 ? sp.n2 : 1);
-    be_.launch(ScatterK{f1, o1, n, i1}, n);
-    be_.launch(ScatterK{f2, o2, n, i2}, n);
-    sp.i1 = i1;
-    sp.i2 = i2;
-    return sp;
-  }
-
-  /// Chooses the window of a pieces sum for about `others` scalars through Pippenger in all (see
-  /// pieces_begin) and zeroes the buckets of every window.
-  void start_pieces(double others) {
-    int c = choose_window((size_t)std::min(others, 1e18));
-    while (scratch_budget_ && c > 2 && pieces_bytes(pieces_piece_, c) > scratch_budget_) c--;
-    if (scratch_budget_ && pippenger_bytes() + split_bytes() + all_buckets_bytes(c) > scratch_budget_)
-      for (Buf* b : pippenger_buffers()) be_.free(*b);
-    if (be_.buffer_bytes(pieces_buckets_) > all_buckets_bytes(c))
-      be_.free(pieces_buckets_);  // a larger window's
-    const size_t nb = all_buckets_bytes(c) / sizeof(X);
-    be_.phase("zero buckets");
-    be_.zero(be_.template ensure<X>(pieces_buckets_, nb), nb);
-    pieces_c_ = c;
-  }
-
   /// Reduces the sorted (keys, src) entries by key into dest (see the file comment, step 3).
   template <class Ops, class Src>
-  void segmented_sum(const uint32_t* keys, Src src, size_t M, uint32_t K, uint32_t zero_key, X* dest,
-                     bool add_to_dest) {
+  void segmented_sum(const uint32_t* keys, Src src, size_t M, uint32_t K, uint32_t zero_key, X* dest) {
     // Level 1 reads `src`; later levels read the pieces of the previous level (ping-pong buffers).
     const uint32_t* in_keys = keys;
     int cur = -1;
@@ -819,13 +684,12 @@ class Engine {
       uint32_t* pk = be_.template ensure<uint32_t>(piece_keys_[nxt], total ? total : 1);
       X* pv = be_.template ensure<X>(piece_vals_[nxt], total ? total : 1);
       if (level1) {
-        be_.launch(AccumulateK<F, Src>{in_keys, src, M, K, zero_key, offs, dest, pk, pv, add_to_dest},
-                   chunks);
+        be_.launch(AccumulateK<F, Src>{in_keys, src, M, K, zero_key, offs, dest, pk, pv}, chunks);
       } else {
         const X* prev = reinterpret_cast<const X*>(be_.data(piece_vals_[cur]));
-        be_.launch(AccumulateK<F, XyzzSrc<F, Ops>>{in_keys, XyzzSrc<F, Ops>{prev}, M, K, zero_key, offs, dest,
-                                                   pk, pv, add_to_dest},
-                   chunks);
+        be_.launch(
+            AccumulateK<F, XyzzSrc<F, Ops>>{in_keys, XyzzSrc<F, Ops>{prev}, M, K, zero_key, offs, dest, pk, pv},
+            chunks);
       }
       level1 = false;
       cur = nxt;
@@ -855,16 +719,14 @@ class Engine {
   }
 
   std::vector<Buf*> all() {
-    return {&keys_[0],       &keys_[1],       &vals_[0],  &vals_[1],   &buckets_,       &seg_keys_,
-            &seg_vals_,      &wsum_,          &counts_,   &offsets_,   &piece_keys_[0], &piece_keys_[1],
-            &piece_vals_[0], &piece_vals_[1], &flag1_,    &flag2_,     &off1_,          &off2_,
-            &idx1_,          &idx2_,          &prog_tmp_, &prog_pref_, &pieces_buckets_};
+    return {&keys_[0], &keys_[1], &vals_[0], &vals_[1], &buckets_, &seg_keys_, &seg_vals_, &wsum_,
+            &counts_, &offsets_, &piece_keys_[0], &piece_keys_[1], &piece_vals_[0], &piece_vals_[1],
+            &flag1_, &flag2_, &off1_, &off2_, &idx1_, &idx2_, &prog_tmp_, &prog_pref_};
   }
   std::vector<const Buf*> all() const {
-    return {&keys_[0],       &keys_[1],       &vals_[0],  &vals_[1],   &buckets_,       &seg_keys_,
-            &seg_vals_,      &wsum_,          &counts_,   &offsets_,   &piece_keys_[0], &piece_keys_[1],
-            &piece_vals_[0], &piece_vals_[1], &flag1_,    &flag2_,     &off1_,          &off2_,
-            &idx1_,          &idx2_,          &prog_tmp_, &prog_pref_, &pieces_buckets_};
+    return {&keys_[0], &keys_[1], &vals_[0], &vals_[1], &buckets_, &seg_keys_, &seg_vals_, &wsum_,
+            &counts_, &offsets_, &piece_keys_[0], &piece_keys_[1], &piece_vals_[0], &piece_vals_[1],
+            &flag1_, &flag2_, &off1_, &off2_, &idx1_, &idx2_, &prog_tmp_, &prog_pref_};
   }
 
   Be& be_;
@@ -872,12 +734,6 @@ class Engine {
   size_t scratch_budget_ = 0;
   Buf keys_[2], vals_[2], buckets_, seg_keys_, seg_vals_, wsum_, counts_, offsets_, piece_keys_[2],
       piece_vals_[2], flag1_, flag2_, off1_, off2_, idx1_, idx2_, prog_tmp_, prog_pref_;
-  // a pieces sum (pieces_begin … pieces_finish): the buckets of every window, their window (0: not yet
-  // chosen), the sum of the scalars equal to 1, the announced total and piece sizes
-  Buf pieces_buckets_;
-  int pieces_c_ = 0;
-  J pieces_ones_ = J::infinity();
-  size_t pieces_total_ = 0, pieces_piece_ = 1;
 };
 
 }  // namespace cuzk::cuda::msm_detail

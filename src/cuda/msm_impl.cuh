@@ -174,29 +174,6 @@ Jacobian<F> Msm<F>::msm_split01_device_bases(const Affine<F>* d_bases, const Fr*
 }
 
 template <class F>
-void Msm<F>::pieces_begin(size_t total, size_t piece) {
-  impl_->eng.pieces_begin(total, piece);
-}
-
-template <class F>
-void Msm<F>::pieces_add(const Affine<F>* d_bases, const Fr* d_scalars, size_t n) {
-  Impl& I = *impl_;
-  if (n >= (size_t{1} << 31))
-    throw Error(ErrorCode::kInvalidArgument, "GPU MSM: at most 2^31 − 1 scalars per call");
-  if (n > 0 && !d_bases) throw Error(ErrorCode::kInvalidArgument, "GPU MSM: no bases given");
-  I.be.activate();
-  I.eng.pieces_add(d_bases, d_scalars, n, I.cfg.max_pairs_per_batch);
-  I.be.sync();  // the caller may overwrite the piece's bases once this returns
-}
-
-template <class F>
-Jacobian<F> Msm<F>::pieces_finish() {
-  Impl& I = *impl_;
-  I.be.activate();
-  return I.eng.pieces_finish();
-}
-
-template <class F>
 size_t Msm<F>::device_bytes() const {
   const Impl& I = *impl_;
   return I.bases.bytes + I.scalars.bytes + I.eng.scratch_bytes() + I.be.temp_bytes();
