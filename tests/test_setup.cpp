@@ -480,6 +480,12 @@ TEST(Groth16Setup, FixedBaseMatchesScalarMul) {
     Fr t;
     ASSERT_TRUE(Fr::from_canonical(top, t));
     ks.push_back(t);
+    // A scalar whose running sum meets ±(the next window's entry) for c = 4, 6, 7, 9, 12, 14, 18 (the
+    // x-coordinates equal: mul_into's affine additions cannot add it and must take another route).
+    uint64_t meet[4] = {0x00000000ffffffffull, 0xac425bfd0001a401ull, 0xccc627f7f65e27faull,
+                        0x6c1258acd66282b7ull};
+    ASSERT_TRUE(Fr::from_canonical(meet, t));
+    ks.push_back(t);
     for (int i = 0; i < 8; i++) ks.push_back(random_fe<Fr>(rng));
     for (const Fr& k : ks) EXPECT_EQ(fb.mul(k).to_affine(), scalar_mul(generator, k).to_affine());
     std::vector<Affine<F>> all(ks.size());
@@ -487,7 +493,7 @@ TEST(Groth16Setup, FixedBaseMatchesScalarMul) {
         ks.size(), [&](size_t i) { return ks[i]; }, all.data(), pool);
     for (size_t i = 0; i < ks.size(); i++) EXPECT_EQ(all[i], scalar_mul(generator, ks[i]).to_affine());
   };
-  for (int bits : {2, 3, 5, 8, 11, 16}) check(Curve<Fp>::generator(), bits);
+  for (int bits : {2, 3, 4, 5, 8, 11, 12, 16}) check(Curve<Fp>::generator(), bits);
   for (int bits : {2, 7, 10}) check(Curve<Fp2>::generator(), bits);
   EXPECT_EQ(setup_detail::FixedBase<Fp>::window_bits_for(10), 4);
   EXPECT_EQ(setup_detail::FixedBase<Fp>::window_bits_for(size_t{1} << 27), 16);

@@ -63,14 +63,83 @@ class FixedBase {
   /// k·G, accumulated in XYZZ coordinates (madd-2008-s: 8M + 2S per window, against 7M + 4S
   /// and more additions for Jacobian).
   XYZZ<F> mul(const Fr& k) const {
-    uint64_t c[Fr::N + 1] = {};
-    k.to_canonical(c);
-    const uint64_t mask = (uint64_t{1} << bits_) - 1;
-    // Digits first, with their table entries prefetched: large tables miss the caches, and the
-    // misses then overlap instead of stalling each addition in turn.
+    Digits d;
+    digits(k, d, true);
+    XYZZ<F> acc = XYZZ<F>::infinity();
+    for (int i = 0; i < d.used; i++) acc = acc.add_affine(d.negative[i] ? -*d.entry[i] : *d.entry[i]);
+    return acc;
+  }
+
+  /// out[i] = scalar(i)·G in affine form for i < count, in parallel on `pool`. Each chunk of points is
+  /// accumulated in affine coordinates, one window at a time for all its points together: the chunk's
+  /// denominators x_T − x_acc share one inversion (Montgomery's trick), so an addition costs ~5M + 1S
+  /// (λ = (y_T − y_acc)/(x_T − x_acc), x3 = λ² − x_acc − x_T, y3 = λ(x_acc − x3) − y_acc) against
+  /// madd-2008-s's 8M + 2S and a final normalization. A point whose running sum meets ±T (x equal: the
+  /// affine formula cannot add it; only for scalars built to do so) is computed by mul() instead.
+  template <class ScalarAt>
+  void mul_into(size_t count, ScalarAt&& scalar, Affine<F>* out, ThreadPool& pool) const {
+    pool.parallel_for(
+        count,
+        [&](size_t lo, size_t hi) {
+          const size_t m = hi - lo;
+          std::vector<Digits> d(m);
+          std::vector<F> prefix(m);
+          std::vector<uint8_t> slow(m, 0);
+          int rounds = 0;
+          for (size_t i = 0; i < m; i++) {
+            digits(scalar(lo + i), d[i], false);
+            rounds = std::max(rounds, d[i].used);
+            out[lo + i] = d[i].used ? d[i].at(0) : Affine<F>::infinity();
+          }
+          for (int r = 1; r < rounds; r++) {
+            F acc = F::one();
+            for (size_t i = 0; i < m; i++) {  // pass 1: the product of the denominators before each
+              if (i + kAhead < m && d[i + kAhead].used > r) prefetch(d[i + kAhead].entry[r]);
+              prefix[i] = acc;
+              if (slow[i] || d[i].used <= r) continue;
+              const F den = d[i].entry[r]->x - out[lo + i].x;
+              if (den.is_zero())
+                slow[i] = 1;
+              else
+                acc = acc * den;
+            }
+            F inv = acc.inverse();
+            for (size_t i = m; i-- > 0;) {  // pass 2: each 1/den from the running inverse, and the sum
+              if (slow[i] || d[i].used <= r) continue;
+              const Affine<F> t = d[i].at(r);
+              Affine<F>& b = out[lo + i];
+              const F den = t.x - b.x;
+              const F lambda = (t.y - b.y) * (inv * prefix[i]);
+              inv = inv * den;
+              const F x3 = lambda.sqr() - b.x - t.x;
+              b.y = lambda * (b.x - x3) - b.y;
+              b.x = x3;
+            }
+          }
+          for (size_t i = 0; i < m; i++)
+            if (slow[i]) out[lo + i] = mul(scalar(lo + i)).to_affine();
+        },
+        4096);
+  }
+
+ private:
+  static constexpr int kMaxWindows = 128;  // ⌈256/2⌉
+  static constexpr size_t kAhead = 8;      // table entries fetched this many points ahead
+  /// k's signed digits as table entries, zero digits left out: k·G = Σ (negative[i] ? −1 : 1)·*entry[i].
+  struct Digits {
     const Affine<F>* entry[kMaxWindows];
     bool negative[kMaxWindows];
     int used = 0;
+    Affine<F> at(int i) const { return negative[i] ? -*entry[i] : *entry[i]; }
+  };
+  /// Splits k into digits ∈ [−2^(c−1), 2^(c−1)] (a digit above 2^(c−1) is d − 2^c, carrying one into the
+  /// next window). With `fetch` their table entries are prefetched: large tables miss the caches, and the
+  /// misses then overlap instead of stalling each addition in turn.
+  void digits(const Fr& k, Digits& out, bool fetch) const {
+    uint64_t c[Fr::N + 1] = {};
+    k.to_canonical(c);
+    const uint64_t mask = (uint64_t{1} << bits_) - 1;
+    out.used = 0;
     uint64_t carry = 0;
     for (int w = 0; w < windows_; w++) {
       const int bit = w * bits_, limb = bit / 64, sh = bit % 64;
@@ -78,53 +147,19 @@ class FixedBase {
       if (sh + bits_ > 64 && limb + 1 <= Fr::N) raw |= c[limb + 1] << (64 - sh);
       const uint64_t d = (raw & mask) + carry;  // ≤ 2^c
       carry = d > half_;
-      // a digit above 2^(c−1) is d − 2^c = −(2^c − d), with 2^c − d < 2^(c−1)
       const uint64_t mag = carry ? (mask + 1) - d : d;
       if (!mag) continue;
-      entry[used] = &table_[w * half_ + mag - 1];
-      negative[used] = carry;
-      for (size_t off = 0; off < sizeof(Affine<F>); off += 64)
-        __builtin_prefetch(reinterpret_cast<const char*>(entry[used]) + off);
-      used++;
+      out.entry[out.used] = &table_[w * half_ + mag - 1];
+      out.negative[out.used] = carry;
+      if (fetch) prefetch(out.entry[out.used]);
+      out.used++;
     }
     // k < 2^255 ≤ 2^(c·W − 1): the last digit never carries
-    XYZZ<F> acc = XYZZ<F>::infinity();
-    for (int i = 0; i < used; i++) acc = acc.add_affine(negative[i] ? -*entry[i] : *entry[i]);
-    return acc;
   }
-
-  /// out[i] = scalar(i)·G in affine form for i < count, in parallel on `pool` (chunks of 1024 points
-  /// normalized with one inversion each: with t = (ZZ·ZZZ)⁻¹, x = X·t·ZZZ and y = Y·t·ZZ).
-  template <class ScalarAt>
-  void mul_into(size_t count, ScalarAt&& scalar, Affine<F>* out, ThreadPool& pool) const {
-    pool.parallel_for(
-        count,
-        [&](size_t lo, size_t hi) {
-          std::vector<XYZZ<F>> pt(hi - lo);
-          std::vector<F> prefix(hi - lo);
-          F acc = F::one();
-          for (size_t i = lo; i < hi; i++) {
-            pt[i - lo] = mul(scalar(i));
-            prefix[i - lo] = acc;
-            if (!pt[i - lo].is_inf()) acc = acc * (pt[i - lo].ZZ * pt[i - lo].ZZZ);
-          }
-          F inv = acc.inverse();
-          for (size_t i = hi; i-- > lo;) {
-            const XYZZ<F>& p = pt[i - lo];
-            if (p.is_inf()) {
-              out[i] = Affine<F>::infinity();
-              continue;
-            }
-            const F t = inv * prefix[i - lo];
-            inv = inv * (p.ZZ * p.ZZZ);
-            out[i] = {p.X * t * p.ZZZ, p.Y * t * p.ZZ};
-          }
-        },
-        1024);
+  static void prefetch(const Affine<F>* p) {
+    for (size_t off = 0; off < sizeof(Affine<F>); off += 64)
+      __builtin_prefetch(reinterpret_cast<const char*>(p) + off);
   }
-
- private:
-  static constexpr int kMaxWindows = 128;  // ⌈256/2⌉
   int bits_, windows_;
   size_t half_;
   std::vector<Affine<F>> table_;
