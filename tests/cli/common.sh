@@ -36,7 +36,7 @@ wait_for() {
 # test_keys DIR SETUP-ARGS…: a TESTING-ONLY key made by `cuzk SETUP-ARGS… DIR`, e.g. `test_keys d setup --porep
 # 2KiB --seed 1`. Under ctest the suite's keys are made once per run by the filecoin_test_keys fixture
 # (tests/keys_fixture.sh) into CUZK_TEST_KEYS, one folder per recipe: when that folder holds this recipe's
-# finished output, its files are linked into DIR instead of set up again (a 2 KiB PoRep setup is ~1 min on
+# finished output, its files are linked into DIR instead of set up again (a 2 KiB PoRep setup is ~30 s on
 # 2 cores); otherwise (a script run alone) the setup runs here.
 test_keys() {
   local dir=$1 made
