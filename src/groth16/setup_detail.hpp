@@ -75,7 +75,9 @@ class FixedBase {
   /// denominators x_T − x_acc share one inversion (Montgomery's trick), so an addition costs ~5M + 1S
   /// (λ = (y_T − y_acc)/(x_T − x_acc), x3 = λ² − x_acc − x_T, y3 = λ(x_acc − x3) − y_acc) against
   /// madd-2008-s's 8M + 2S and a final normalization. A point whose running sum meets ±T (x equal: the
-  /// affine formula cannot add it; only for scalars built to do so) is computed by mul() instead.
+  /// affine formula cannot add it; only for scalars built to do so) is computed by mul() instead. (The
+  /// Pippenger's msm_detail::ScalarAffineBuckets does the same additions, but through it, without the table
+  /// entries fetched ahead, a 2 KiB PoRep setup took 43 s against 28 s here.)
   template <class ScalarAt>
   void mul_into(size_t count, ScalarAt&& scalar, Affine<F>* out, ThreadPool& pool) const {
     pool.parallel_for(
