@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite (what CI runs): install, build what the tests run (with the CUDA code, for one
 # architecture, when nvcc exists: GPU tests are built, and their CPU emulations run, but the device tests
-# run only on a GPU machine, see scripts/gpu-check.sh), run every CPU test, then rebuild the CPU tests with
-# AddressSanitizer + UndefinedBehaviorSanitizer and run them again, then run every fuzz target briefly.
+# run only on a GPU machine, see scripts/gpu-check.sh) and run every CPU test; beside that, rebuild the CPU
+# tests with AddressSanitizer + UndefinedBehaviorSanitizer and run them again, then run every fuzz target
+# briefly (the sanitizer lane).
 #
 # Every stage runs even when an earlier one failed (except those that need a failed build); the end lists
 # each stage with its time and result, and the exit status is non-zero when any stage failed.
@@ -14,6 +15,7 @@
 #   CUZK_TEST_CUDA_ARCH  the one CUDA architecture the suite compiles for (default 90)
 #   FUZZ_SECONDS         seconds per fuzz target (default 10)
 #   CUZK_TEST_JOBS       ctest's parallelism (default 2)
+#   CUZK_TEST_SERIAL=1   run the sanitizer lane after the release tests instead of beside them
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH="$PATH:/usr/local/cuda/bin"
@@ -54,6 +56,7 @@ set_scale() {
       sum=$((sum + ${r%/*} - 1)) n=$((n + 1))
       sleep 0.1
     done
+    [ $((sum / n)) -ge "${1:-0}" ] || sum=$((${1:-0} * n))
     export CUZK_TEST_TIMEOUT_SCALE
     CUZK_TEST_TIMEOUT_SCALE=$(awk -v s="$sum" -v n="$n" -v c="$(nproc)" -v j="$jobs" 'BEGIN {
       f = (s / n + j) / c; if (f < 1) f = 1; if (f > 20) f = 20; printf "%.1f\n", int(f * 10 + 0.999) / 10 }')
@@ -62,46 +65,79 @@ set_scale() {
 }
 CUZK_TEST_TIMEOUT_SCALE_USER=${CUZK_TEST_TIMEOUT_SCALE:-}
 
-# ---- install -----------------------------------------------------------------------------------------
-if ! stage install ./scripts/install-deps.sh; then
-  skip "the rest" "install failed"
-else
-  # ---- build: only what ctest runs (the cuzk_ctest_targets target of tests/CMakeLists.txt), release ----
-  # CUDA (when nvcc is found, unless CUZK_CUDA=OFF): compiled once, for one architecture (the release
-  # default may list several), unoptimized (CUZK_CUDA_CHECK_ONLY: no GPU runs it here; ~3x less time).
-  # The CPU benchmark is compiled too (one file: a compile check); the GPU benchmarks and the SupraSeal
-  # benchmark are not built.
-  export CUZK_CUDA=${CUZK_CUDA:-AUTO}
-  build_main() {
-    ./scripts/build.sh -DCUZK_CUDA_ARCHS="${CUZK_TEST_CUDA_ARCH:-90}" -DCUZK_CUDA_CHECK_ONLY=ON -DCUZK_SERVICE=AUTO \
-      -DCUZK_TESTS=ON -DCUZK_BENCH=ON cuzk_ctest_targets cuzk_bench_cpu
-  }
-  if stage build build_main; then
-    set_scale
-    stage ctest bash -c "cd build && ctest --output-on-failure -j$jobs"
-  else
-    skip ctest "build failed"
-  fi
-
-  # ---- the CPU tests under AddressSanitizer + UndefinedBehaviorSanitizer ------------------------------
-  build_asan() {
-    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF -DCUZK_BENCH=OFF \
-      >/dev/null && cmake --build build-asan --target cuzk_tests cuzk_gadget_tests cuzk_c_abi_test
-  }
-  # The largest sizes of two tests (an 8 MiB parent cache's digest, 32/64 GiB C1 round trips: 170 s under
-  # ASan on 2 cores) run in the release ctest; their small sizes, the same code, run here.
+# ---- the sanitizer lane: the CPU tests under AddressSanitizer + UndefinedBehaviorSanitizer, then every
+# libFuzzer target of fuzz/ for a bounded time from its seed corpus (fixed seed; a crash, leak, timeout or
+# property failure fails the suite: scripts/fuzz.sh; longer runs: scripts/fuzz.sh all 600). It needs
+# nothing from the release build, so it runs beside it and the release ctest (CUZK_TEST_SERIAL=1: after
+# them): the release tests wait on their servers and daemons for part of their time, and a machine that
+# other work keeps busy gives the suite a share by its runnable threads.
+build_asan() {
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF -DCUZK_BENCH=OFF \
+    >/dev/null && cmake --build build-asan --target cuzk_tests cuzk_gadget_tests cuzk_c_abi_test
+}
+sanitizer_lane() {
   if stage asan-build build_asan; then
-    set_scale
+    # the release ctest may run beside it: at least its jobs count as other work
+    set_scale "$jobs"
+    # The largest sizes of two tests (an 8 MiB parent cache's digest, 32/64 GiB C1 round trips: 170 s under
+    # ASan on 2 cores) run in the release ctest; their small sizes, the same code, run here.
     stage asan-ctest bash -c "cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       ctest --output-on-failure -j$jobs -E 'ParentCacheDigest512|ParentCacheDigest8MiB|C1Large|Of32And64GiB' \
       -R '^(Noble|Field|Fp52|Group|Pairing|Decoder|Format|Ntt|Msm|Groth16|Engine|Circuit|Gadget|Boolean|UInt32|MultiEq|Sha256|Poseidon|Por|Filecoin|CreateLabel|C1|Sdr|StackedWitness|PostVanilla|c_abi)'"
   else
     skip asan-ctest "asan-build failed"
   fi
-
-  # ---- every libFuzzer target of fuzz/ for a bounded time from its seed corpus (fixed seed): a crash,
-  # leak, timeout or property failure fails the suite (scripts/fuzz.sh; longer runs: scripts/fuzz.sh all 600).
   stage fuzz ./scripts/fuzz.sh all "${FUZZ_SECONDS:-10}"
+}
+
+# ---- install -----------------------------------------------------------------------------------------
+if ! stage install ./scripts/install-deps.sh; then
+  skip "the rest" "install failed"
+else
+  lane_pid= lane_log=.test-sanitizers.log lane_results=.test-sanitizers.results
+  if [ "${CUZK_TEST_SERIAL:-0}" != 1 ]; then
+    echo "(the sanitizer lane runs beside the release build and tests; its output: $lane_log, printed at its end)"
+    (
+      first=${#names[@]}
+      sanitizer_lane
+      for i in $(seq "$first" $((${#names[@]} - 1))); do
+        printf '%s\t%s\t%s\n' "${names[$i]}" "${times[$i]}" "${results[$i]}"
+      done >"$lane_results"
+    ) >"$lane_log" 2>&1 &
+    lane_pid=$!
+  fi
+
+  # ---- build: only what ctest runs (the cuzk_ctest_targets target of tests/CMakeLists.txt), release ----
+  # CUDA (when nvcc is found, unless CUZK_CUDA=OFF): compiled once, for one architecture (the release
+  # default may list several), as a compile check (CUZK_CUDA_CHECK_ONLY: no GPU runs it here; PTX only,
+  # unoptimized). The CPU benchmark is compiled too (one file: a compile check); the GPU benchmarks and
+  # the SupraSeal benchmark are not built.
+  export CUZK_CUDA=${CUZK_CUDA:-AUTO}
+  build_main() {
+    ./scripts/build.sh -DCUZK_CUDA_ARCHS="${CUZK_TEST_CUDA_ARCH:-90}" -DCUZK_CUDA_CHECK_ONLY=ON -DCUZK_SERVICE=AUTO \
+      -DCUZK_TESTS=ON -DCUZK_BENCH=ON cuzk_ctest_targets cuzk_bench_cpu
+  }
+  if stage build build_main; then
+    # the sanitizer lane beside it: at least a build's parallelism (ninja's default) counts as other work
+    if [ -n "$lane_pid" ] && kill -0 "$lane_pid" 2>/dev/null; then set_scale $(($(nproc) + 2)); else set_scale; fi
+    stage ctest bash -c "cd build && ctest --output-on-failure -j$jobs"
+  else
+    skip ctest "build failed"
+  fi
+
+  if [ -n "$lane_pid" ]; then
+    wait "$lane_pid"
+    echo
+    echo "===== the sanitizer lane's output ($lane_log)"
+    cat "$lane_log"
+    if [ -s "$lane_results" ]; then
+      while IFS=$'\t' read -r n t r; do names+=("$n") times+=("$t") results+=("$r"); done <"$lane_results"
+    else
+      skip "sanitizer lane" "it ended without its results"
+    fi
+  else
+    sanitizer_lane
+  fi
 fi
 
 # ---- summary --------------------------------------------------------------------------------------------

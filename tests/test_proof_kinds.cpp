@@ -2,6 +2,7 @@
 // request's job goes through its kind's check, its job and then the registration of its circuit, whose
 // missing parameters name the file.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <set>
@@ -72,7 +73,8 @@ TEST(ProofKinds, MissingParametersNameTheFile) {
   EXPECT_NE(m.find("srs.param_cache is not set"), std::string::npos) << m;
   EXPECT_NE(m.find("2KiB PoRep circuit (v28-stacked-proof-of-replication-"), std::string::npos) << m;
 
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "cuzk_proof_kinds_empty";
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("cuzk_proof_kinds_empty_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   ProofKinds empty(reg, {dir, plain_reading(), 1});
   EXPECT_TRUE(empty.register_present(*empty.find("SNAP_DEALS_UPDATE")).empty());

@@ -764,7 +764,7 @@ TEST(C1Large, Read32GiBShaped) {
   // Peak RSS of the reader alone, in a fresh process, for the raw JSON and the envelope.
   const auto dir = std::filesystem::temp_directory_path();
   for (auto [name, text] : {std::pair{"cuzk_c1_32gib.json", &raw}, {"cuzk_c1_32gib_envelope.json", &env}}) {
-    const std::string file = (dir / name).string();
+    const std::string file = (dir / (std::to_string(::getpid()) + "_" + name)).string();
     std::ofstream(file, std::ios::binary).write(text->data(), (std::streamsize)text->size());
     std::string var = "CUZK_C1_FILE=" + file;
     std::vector<char*> envp;
