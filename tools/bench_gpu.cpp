@@ -8,6 +8,8 @@
 
 #ifdef CUZK_WITH_CUDA
 #include <algorithm>
+#include <chrono>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "cuda/gpu.hpp"
 #include "ff/roots.hpp"
 #include "ntt/ntt.hpp"
+#include "util/huge_alloc.hpp"
 #include "util/thread_pool.hpp"
 #endif
 
@@ -40,6 +43,10 @@ int bench_gpu_arith() {
 }
 int bench_gpu_ntt(int, int, int, const std::string&) {
   require_gpu("bench ntt");
+  return 1;
+}
+int bench_gpu_upload(double, int) {
+  require_gpu("bench gpu-upload");
   return 1;
 }
 
@@ -211,5 +218,114 @@ int bench_gpu_ntt(int log_min, int log_max, int reps, const std::string& json_pa
 }
 
 #endif
+
+int bench_gpu_upload(double gib, int reps) {
+  require_gpu("bench gpu-upload");
+  if (!(gib > 0 && gib <= 64) || reps < 1)
+    throw Error(ErrorCode::kInvalidArgument,
+                "bench gpu-upload: --gib must be in (0, 64] and --reps at least 1");
+  print_device();
+  const size_t n = static_cast<size_t>(gib * 1073741824.0) / sizeof(Fr);
+  const double gb = n * sizeof(Fr) / 1e9;
+  // A witness as the engine makes one: a BigVector (pageable, huge pages advised), written before use.
+  BigVector<Fr> host(n);
+  {
+    ThreadPool fill;
+    fill.parallel_for(n, [&](size_t lo, size_t hi) {
+      for (size_t i = lo; i < hi; i++) host[i] = Fr::from_u64(i * 0x9e3779b97f4a7c15ULL + 1);
+    });
+  }
+  cuda::DeviceFrVec dst(n);
+  std::printf("%.2f GB (%zu elements of Fr) host -> device, median of %d after a warm-up\n", gb, n, reps);
+  std::printf("%-44s %10s %8s %6s\n", "variant", "ms", "GB/s", "check");
+  bool ok = true;
+  // Times `up` (which must return once the data is on the device), then checks 4096 spread elements.
+  auto row = [&](const std::string& name, const std::function<void()>& up) {
+    std::vector<double> ms;
+    for (int r = 0; r <= reps; r++) {
+      dst.zero_from(0);
+      cuda::synchronize(0);
+      const auto t0 = std::chrono::steady_clock::now();
+      up();
+      const double t =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (r > 0) ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    const double med = ms[ms.size() / 2];
+    cuda::synchronize(0);
+    const std::vector<Fr> got = dst.download();
+    size_t bad = 0;
+    for (size_t k = 0; k < 4096; k++) {
+      const size_t i = (k * 0x9e3779b97f4a7c15ULL) % n;
+      bad += !(got[i] == host[i]);
+    }
+    bad += !(got[n - 1] == host[n - 1]);
+    ok = ok && bad == 0;
+    std::printf("%-44s %10.1f %8.2f %6s\n", name.c_str(), med, gb / (med / 1e3), bad ? "WRONG" : "ok");
+    std::fflush(stdout);
+  };
+  row("cudaMemcpy from pageable (driver staging)", [&] { dst.upload(host.data()); });
+  {
+    cuda::PinnedBuffer pinned(n * sizeof(Fr));
+    std::memcpy(pinned.data(), host.data(), n * sizeof(Fr));
+    row("cudaMemcpy from page-locked (the link)", [&] { dst.upload(static_cast<const Fr*>(pinned.data())); });
+  }
+  // The host side alone: pageable -> a page-locked 64 MiB buffer, as the staging copies it.
+  for (unsigned threads : {4u, 8u, 16u}) {
+    ThreadPool pool(threads);
+    cuda::PinnedBuffer stage(size_t{64} << 20);
+    const size_t per = stage.size() / sizeof(Fr);
+    std::vector<double> ms;
+    for (int r = 0; r <= reps; r++) {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (size_t off = 0; off < n; off += per) {
+        const size_t len = std::min(per, n - off);
+        pool.parallel_for(threads, [&](size_t lo, size_t hi) {
+          for (size_t p = lo; p < hi; p++) {
+            const size_t b = p * len / threads, e = (p + 1) * len / threads;
+            std::memcpy(static_cast<Fr*>(stage.data()) + b, host.data() + off + b, (e - b) * sizeof(Fr));
+          }
+        });
+      }
+      const double t =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (r > 0) ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("%-44s %10.1f %8.2f %6s\n",
+                ("host memcpy only, 64 MiB, " + std::to_string(threads) + " threads").c_str(),
+                ms[ms.size() / 2], gb / (ms[ms.size() / 2] / 1e3), "-");
+  }
+  // UploadStaging as the GPU backend uses it (64 MiB x 2, an 8-part copy on 8 threads), and variants.
+  struct Variant {
+    size_t mib;
+    int buffers;
+    unsigned threads;
+  };
+  for (const Variant v : {Variant{64, 2, 8}, Variant{16, 2, 8}, Variant{32, 2, 8}, Variant{128, 2, 8},
+                          Variant{256, 2, 8}, Variant{64, 4, 8}, Variant{16, 4, 8}, Variant{64, 2, 16},
+                          Variant{16, 4, 16}, Variant{32, 4, 16}, Variant{64, 2, 4}}) {
+    cuda::UploadStaging staging(v.mib << 20, 0, v.buffers);
+    ThreadPool pool(v.threads);
+    const unsigned parts = v.threads;
+    auto copy = [&](void* d, const void* src, size_t bytes) {
+      const size_t step = (bytes / parts + 63) / 64 * 64;
+      pool.parallel_for(parts, [&](size_t lo, size_t hi) {
+        for (size_t p = lo; p < hi; p++) {
+          const size_t b = p * step;
+          if (b < bytes)
+            std::memcpy(static_cast<char*>(d) + b, static_cast<const char*>(src) + b,
+                        std::min(step, bytes - b));
+        }
+      });
+    };
+    row("UploadStaging " + std::to_string(v.mib) + " MiB x " + std::to_string(v.buffers) + ", " +
+            std::to_string(v.threads) + " threads",
+        [&] { staging.upload_at(dst, 0, host.data(), n, copy, true); });
+  }
+  print_memory();
+  return ok ? 0 : 1;
+}
 
 }  // namespace cuzk::cli

@@ -30,4 +30,14 @@ int bench_gpu_arith();
 /// GPU, or when a CUDA call fails; kIo when the JSON file cannot be written).
 int bench_gpu_ntt(int log_min, int log_max, int reps, const std::string& json_path = "");
 
+/// Times host-to-device uploads of a witness-sized vector (`gib` GiB of Fr in a BigVector, pageable, as
+/// the engine's witnesses are) to the first GPU: cudaMemcpy from the pageable vector and from page-locked
+/// memory (the link's rate), the host copy alone into a 64 MiB page-locked buffer on 4, 8 and 16 threads,
+/// and cuda::UploadStaging (what the GPU backend uploads witnesses and rows with) for several chunk sizes,
+/// buffer counts and copy threads. Median of `reps` timed runs after a warm-up; each variant's result on
+/// the device is checked at 4097 elements against the host. Returns 0 when every check passes, 1 when a
+/// result is wrong. Throws Error (kInvalidArgument for a size outside (0, 64] GiB or reps < 1; kCuda
+/// without CUDA support or without a GPU, or when a CUDA call fails).
+int bench_gpu_upload(double gib, int reps);
+
 }  // namespace cuzk::cli

@@ -236,6 +236,11 @@ int main(int argc, char** argv) {
   bench_ntt->add_option("--json", bench_json, "Also write the figures and the environment to FILE");
   auto* bench_arith =
       bench->add_subcommand("gpu-arith", "GPU Fp/Fr multiplications and G1 mixed additions per second");
+  auto* bench_upload =
+      bench->add_subcommand("gpu-upload", "Host-to-device upload rates of a witness-sized vector");
+  double upload_gib = 4;
+  bench_upload->add_option("--gib", upload_gib, "Vector size in GiB")->capture_default_str();
+  bench_upload->add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
   auto* bench_prove_cmd =
       bench->add_subcommand("prove", "Prove synthetic PoRep-shaped circuits, per-stage times");
   BenchProveArgs bp;
@@ -517,6 +522,7 @@ int main(int argc, char** argv) {
     }
     if (*bench_ntt) return cuzk::cli::bench_gpu_ntt(log_min, log_max, reps, bench_json);
     if (*bench_arith) return cuzk::cli::bench_gpu_arith();
+    if (*bench_upload) return cuzk::cli::bench_gpu_upload(upload_gib, reps);
   } catch (const cuzk::Error& e) {
     progress.done();
     std::fprintf(stderr, "cuzk: error: %s\n", e.what());

@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <thread>
 #include <utility>
@@ -316,15 +316,22 @@ DeviceFrVec& DeviceFrVec::operator=(DeviceFrVec&& o) noexcept {
   }
   return *this;
 }
-UploadStaging::UploadStaging(size_t chunk_bytes, int device)
+UploadStaging::UploadStaging(size_t chunk_bytes, int device, int buffers)
     : device_(device), chunk_(chunk_bytes / sizeof(Fr) * sizeof(Fr)) {
+  if (chunk_ == 0 || buffers < 2)
+    throw Error(ErrorCode::kInvalidArgument, "UploadStaging: " + std::to_string(buffers) + " buffers of " +
+                                                 std::to_string(chunk_bytes) + " bytes (at least 2 of 32)");
   Context::get(device).activate();
-  buf_[0] = PinnedBuffer(chunk_);
-  buf_[1] = PinnedBuffer(chunk_);
-  for (void*& e : done_) {
-    cudaEvent_t ev;
-    CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
-    e = ev;
+  try {
+    for (int i = 0; i < buffers; i++) {
+      buf_.emplace_back(chunk_);
+      cudaEvent_t ev;
+      CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+      done_.push_back(ev);
+    }
+  } catch (...) {
+    for (void* e : done_) cudaEventDestroy(static_cast<cudaEvent_t>(e));
+    throw;
   }
 }
 
@@ -347,7 +354,7 @@ void UploadStaging::upload_at(DeviceFrVec& dst, size_t at, const Fr* host, size_
   ctx.activate();
   const size_t per = chunk_ / sizeof(Fr);
   cudaEvent_t last = nullptr;
-  for (size_t off = 0; off < n; off += per, k_ ^= 1) {
+  for (size_t off = 0; off < n; off += per, k_ = (k_ + 1) % buf_.size()) {
     const size_t len = std::min(per, n - off);
     auto ev = static_cast<cudaEvent_t>(done_[k_]);
     CUZK_CUDA_CHECK(cudaEventSynchronize(ev));  // the DMA that last read this buffer is done
@@ -377,8 +384,8 @@ AsyncCopy::AsyncCopy(int device, void* dst, const void* src, size_t bytes, bool 
   CUZK_CUDA_CHECK(cudaEventRecord(queued, ctx.stream()));
   CUZK_CUDA_CHECK(cudaStreamWaitEvent(ctx.copy_stream(), queued, 0));
   cudaEventDestroy(queued);  // released once the wait has seen it
-  CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost,
-                                  ctx.copy_stream()));
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(
+      dst, src, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, ctx.copy_stream()));
   CUZK_CUDA_CHECK(cudaEventRecord(done, ctx.copy_stream()));
 }
 AsyncCopy AsyncCopy::to_host(void* pinned, const DeviceFrVec& src) {
@@ -397,7 +404,8 @@ void AsyncCopy::wait() {
   if (done_) CUZK_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(done_)));
 }
 void AsyncCopy::context_waits() {
-  if (done_) CUZK_CUDA_CHECK(cudaStreamWaitEvent(Context::get(device_).stream(), static_cast<cudaEvent_t>(done_), 0));
+  if (done_)
+    CUZK_CUDA_CHECK(cudaStreamWaitEvent(Context::get(device_).stream(), static_cast<cudaEvent_t>(done_), 0));
 }
 
 HostRegistration::HostRegistration(const void* p, size_t bytes, int device) {
@@ -475,7 +483,8 @@ void ChunkPipe::copy_to(int slot, size_t at, const void* host, size_t bytes) {
     CUZK_CUDA_CHECK(cudaStreamWaitEvent(st, static_cast<cudaEvent_t>(freed_[slot]), 0));
     wait_freed_[slot] = false;
   }
-  if (bytes) CUZK_CUDA_CHECK(cudaMemcpyAsync((char*)buf_[slot] + at, host, bytes, cudaMemcpyHostToDevice, st));
+  if (bytes)
+    CUZK_CUDA_CHECK(cudaMemcpyAsync((char*)buf_[slot] + at, host, bytes, cudaMemcpyHostToDevice, st));
 }
 void ChunkPipe::mark(int slot) {
   check(slot, 0, 0);

@@ -136,18 +136,19 @@ class DeviceFrVec {
   int device_ = 0;
 };
 
-/// Two page-locked staging buffers for fast uploads from pageable host memory (upload_staged). One
-/// object per user thread; reused across uploads.
+/// Page-locked staging buffers (two or more) for fast uploads from pageable host memory. One object per
+/// user thread; reused across uploads.
 class UploadStaging {
  public:
-  /// Two buffers of `chunk_bytes` each on `device`.
-  explicit UploadStaging(size_t chunk_bytes = size_t{64} << 20, int device = 0);
+  /// `buffers` (at least 2) buffers of `chunk_bytes` each on `device`.
+  explicit UploadStaging(size_t chunk_bytes = size_t{64} << 20, int device = 0, int buffers = 2);
   ~UploadStaging();
   UploadStaging(const UploadStaging&) = delete;
   UploadStaging& operator=(const UploadStaging&) = delete;
 
   /// dst[0..n) ← host[0..n): chunk k is copied into a staging buffer by `copy(dst, src, bytes)` (e.g. a
-  /// memcpy split over threads) while chunk k − 1 is DMA'd to the device on the context's copy stream,
+  /// memcpy split over threads) while the chunks before it (up to buffers − 1 of them) are DMA'd to the
+  /// device on the context's copy stream,
   /// so the transfer runs at the pinned-memory rate instead of the pageable one and overlaps the kernels
   /// already queued. Returns once the last chunk is staged (`host` may then be reused); work queued
   /// afterwards on the context stream waits for the data. `dst` must not be a pool block that work
@@ -163,9 +164,9 @@ class UploadStaging {
  private:
   int device_;
   size_t chunk_;
-  PinnedBuffer buf_[2];
-  void* done_[2] = {nullptr, nullptr};  // cudaEvent_t: the DMA out of buf_[i] has finished
-  int k_ = 0;                           // the buffer the next chunk goes to
+  std::vector<PinnedBuffer> buf_;
+  std::vector<void*> done_;  // cudaEvent_t: the DMA out of buf_[i] has finished
+  size_t k_ = 0;             // the buffer the next chunk goes to
 };
 
 /// One copy between a device array and page-locked host memory on the device's copy stream, ordered

@@ -1,6 +1,6 @@
 // cuda::UploadStaging (src/cuda/context.cu), the path every witness and host a, b, c take to the device
-// under a memory budget: values copied chunk by chunk into the two page-locked staging buffers and DMA'd
-// from them land the same bytes at the same offset, nothing written outside the range, for sizes around
+// under a memory budget: values copied chunk by chunk into the page-locked staging buffers (2, 3 or 4) and
+// DMA'd from them land the same bytes at the same offset, nothing written outside the range, for sizes around
 // the chunk size, for both completion modes (the context stream ordered after the copy; the host waiting
 // for it), and from pageable, registered (HostRegistration) and cudaMallocHost memory alike.
 #include <gtest/gtest.h>
@@ -48,28 +48,36 @@ void expect_placed(const std::vector<Fr>& got, const std::vector<Fr>& want, size
 
 TEST(GpuUpload, StagedUploadsLandTheSameBytesFromEverySource) {
   CUZK_REQUIRE_GPU();
-  cuda::UploadStaging staging(4096);  // 128 values a chunk: the sizes below cross up to 547 of them
-  const size_t pad = 3;
-  for (size_t n : {size_t{1}, size_t{127}, size_t{128}, size_t{129}, size_t{1000}, size_t{70001}}) {
-    const std::vector<Fr> want = fast_random<Fr>(n, 40 + n);
-    for (bool host_wait : {false, true}) {
-      SCOPED_TRACE("n = " + std::to_string(n) + (host_wait ? ", the host waits" : ", the stream is ordered"));
-      size_t staged = 0;
-      expect_placed(upload_via(staging, want.data(), n, pad, host_wait, staged), want, pad);
-      EXPECT_EQ(staged, n * sizeof(Fr));
-      // a BigVector, as a witness is, registered with the driver for the upload
-      BigVector<Fr> big(want.begin(), want.end());
-      {
-        const cuda::HostRegistration reg(big.data(), n * sizeof(Fr), 0);
-        expect_placed(upload_via(staging, big.data(), n, pad, host_wait, staged), want, pad);
+  for (int buffers : {2, 3, 4}) {
+    SCOPED_TRACE(std::to_string(buffers) + " staging buffers");
+    // 128 values a chunk: the sizes below cross up to 547 of them
+    cuda::UploadStaging staging(4096, 0, buffers);
+    const size_t pad = 3;
+    for (size_t n : {size_t{1}, size_t{127}, size_t{128}, size_t{129}, size_t{1000}, size_t{70001}}) {
+      const std::vector<Fr> want = fast_random<Fr>(n, 40 + n);
+      for (bool host_wait : {false, true}) {
+        SCOPED_TRACE("n = " + std::to_string(n) +
+                     (host_wait ? ", the host waits" : ", the stream is ordered"));
+        size_t staged = 0;
+        expect_placed(upload_via(staging, want.data(), n, pad, host_wait, staged), want, pad);
+        EXPECT_EQ(staged, n * sizeof(Fr));
+        // a BigVector, as a witness is, registered with the driver for the upload
+        BigVector<Fr> big(want.begin(), want.end());
+        {
+          const cuda::HostRegistration reg(big.data(), n * sizeof(Fr), 0);
+          expect_placed(upload_via(staging, big.data(), n, pad, host_wait, staged), want, pad);
+        }
+        // cudaMallocHost memory
+        cuda::PinnedBuffer pinned(n * sizeof(Fr));
+        std::memcpy(pinned.data(), want.data(), n * sizeof(Fr));
+        expect_placed(upload_via(staging, static_cast<const Fr*>(pinned.data()), n, pad, host_wait, staged),
+                      want, pad);
       }
-      // cudaMallocHost memory
-      cuda::PinnedBuffer pinned(n * sizeof(Fr));
-      std::memcpy(pinned.data(), want.data(), n * sizeof(Fr));
-      expect_placed(upload_via(staging, static_cast<const Fr*>(pinned.data()), n, pad, host_wait, staged), want,
-                    pad);
     }
   }
+  // Fewer than two buffers, or a chunk smaller than one value: refused.
+  EXPECT_THROW(cuda::UploadStaging(4096, 0, 1), Error);
+  EXPECT_THROW(cuda::UploadStaging(16, 0, 2), Error);
 }
 
 TEST(GpuUpload, BackToBackUploadsIntoOneVectorKeepEachOther) {
