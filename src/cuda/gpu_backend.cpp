@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <future>
@@ -52,6 +53,31 @@ bool side_stream_allowed() {
 bool h_profile() {
   const char* e = std::getenv("CUZK_H_PROFILE");
   return e && std::string(e) == "1";
+}
+
+/// How host data is staged for its uploads (witnesses, host rows, a, b, c): the page-locked chunk size,
+/// the number of chunk buffers and the threads that copy into them. 64 MiB, 2, 8 unless
+/// CUZK_UPLOAD="MiB,buffers,threads" (measurements: `cuzk bench gpu-upload` compares them). Read once.
+struct UploadTuning {
+  size_t chunk_bytes = size_t{64} << 20;
+  int buffers = 2;
+  unsigned threads = 8;
+};
+const UploadTuning& upload_tuning() {
+  static const UploadTuning t = [] {
+    UploadTuning u;
+    if (const char* e = std::getenv("CUZK_UPLOAD"); e && *e) {
+      unsigned mib = 0, buffers = 0, threads = 0;
+      if (std::sscanf(e, "%u,%u,%u", &mib, &buffers, &threads) == 3 && mib >= 1 && mib <= 1024 &&
+          buffers >= 2 && buffers <= 16 && threads >= 1 && threads <= 64)
+        u = {size_t{mib} << 20, int(buffers), threads};
+    }
+    return u;
+  }();
+  return t;
+}
+std::unique_ptr<cuda::UploadStaging> make_staging(int device) {
+  return std::make_unique<cuda::UploadStaging>(upload_tuning().chunk_bytes, device, upload_tuning().buffers);
 }
 
 /// The plan of `key` (with these rows) on `budget` bytes of this device.
@@ -284,7 +310,7 @@ struct GpuBackend::Impl {
       slots--;  // too small for this circuit: replaced below
     }
     slots++;
-    if (!slot_copy_pool) slot_copy_pool = std::make_unique<ThreadPool>(8);
+    if (!slot_copy_pool) slot_copy_pool = std::make_unique<ThreadPool>(upload_tuning().threads);
     lk.unlock();
     try {
       auto s = std::make_unique<WitnessSlot>();
@@ -293,7 +319,7 @@ struct GpuBackend::Impl {
         s->w = cuda::DeviceFrVec(n, opt.device);
         cuda::synchronize(opt.device);  // everything queued before has finished: the block is ours alone
       }
-      s->staging = std::make_unique<cuda::UploadStaging>(size_t{64} << 20, opt.device);
+      s->staging = make_staging(opt.device);
       return s;
     } catch (...) {
       std::lock_guard g(slot_mu);
@@ -328,18 +354,18 @@ struct GpuBackend::Impl {
   /// ordered after the copy (for an upload beside kernels queued by another thread).
   void upload_at(cuda::DeviceFrVec& dst, size_t at, const Fr* host, size_t n, bool host_wait = false) {
     if (!staging) {
-      staging = std::make_unique<cuda::UploadStaging>(size_t{64} << 20, opt.device);
-      copy_pool = std::make_unique<ThreadPool>(8);
+      staging = make_staging(opt.device);
+      copy_pool = std::make_unique<ThreadPool>(upload_tuning().threads);
     }
     staging->upload_at(
         dst, at, host, n,
         [this](void* d, const void* src, size_t bytes) { parallel_copy(*copy_pool, d, src, bytes); },
         host_wait);
   }
-  /// d[0..bytes) ← src[0..bytes) in eight 64-byte-aligned parts on `pool` (into a staging buffer: one
-  /// thread's memcpy does not keep up with the link).
+  /// d[0..bytes) ← src[0..bytes) in 64-byte-aligned parts, one a thread of `pool` (into a staging
+  /// buffer: one thread's memcpy does not keep up with the link).
   static void parallel_copy(ThreadPool& pool, void* d, const void* src, size_t bytes) {
-    const size_t parts = 8, step = (bytes / parts + 63) / 64 * 64;
+    const size_t parts = pool.size(), step = (bytes / parts + 63) / 64 * 64;
     pool.parallel_for(
         parts,
         [&](size_t lo, size_t hi) {
