@@ -95,6 +95,7 @@ if ! stage install ./scripts/install-deps.sh; then
   skip "the rest" "install failed"
 else
   lane_pid= lane_log=.test-sanitizers.log lane_results=.test-sanitizers.results
+  rm -f "$lane_log" "$lane_results"  # an earlier run's
   if [ "${CUZK_TEST_SERIAL:-0}" != 1 ]; then
     echo "(the sanitizer lane runs beside the release build and tests; its output: $lane_log, printed at its end)"
     (
