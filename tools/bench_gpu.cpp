@@ -217,8 +217,6 @@ int bench_gpu_ntt(int log_min, int log_max, int reps, const std::string& json_pa
   return ok ? 0 : 1;
 }
 
-#endif
-
 int bench_gpu_upload(double gib, int reps) {
   require_gpu("bench gpu-upload");
   if (!(gib > 0 && gib <= 64) || reps < 1)
@@ -327,5 +325,7 @@ int bench_gpu_upload(double gib, int reps) {
   print_memory();
   return ok ? 0 : 1;
 }
+
+#endif
 
 }  // namespace cuzk::cli
