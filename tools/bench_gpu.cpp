@@ -279,12 +279,7 @@ int bench_gpu_upload(double gib, int reps) {
       const auto t0 = std::chrono::steady_clock::now();
       for (size_t off = 0; off < n; off += per) {
         const size_t len = std::min(per, n - off);
-        pool.parallel_for(threads, [&](size_t lo, size_t hi) {
-          for (size_t p = lo; p < hi; p++) {
-            const size_t b = p * len / threads, e = (p + 1) * len / threads;
-            std::memcpy(static_cast<Fr*>(stage.data()) + b, host.data() + off + b, (e - b) * sizeof(Fr));
-          }
-        });
+        parallel_memcpy(pool, stage.data(), host.data() + off, len * sizeof(Fr));
       }
       const double t =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -306,18 +301,7 @@ int bench_gpu_upload(double gib, int reps) {
                           Variant{16, 4, 16}, Variant{32, 4, 16}, Variant{64, 2, 4}}) {
     cuda::UploadStaging staging(v.mib << 20, 0, v.buffers);
     ThreadPool pool(v.threads);
-    const unsigned parts = v.threads;
-    auto copy = [&](void* d, const void* src, size_t bytes) {
-      const size_t step = (bytes / parts + 63) / 64 * 64;
-      pool.parallel_for(parts, [&](size_t lo, size_t hi) {
-        for (size_t p = lo; p < hi; p++) {
-          const size_t b = p * step;
-          if (b < bytes)
-            std::memcpy(static_cast<char*>(d) + b, static_cast<const char*>(src) + b,
-                        std::min(step, bytes - b));
-        }
-      });
-    };
+    auto copy = [&](void* d, const void* src, size_t bytes) { parallel_memcpy(pool, d, src, bytes); };
     row("UploadStaging " + std::to_string(v.mib) + " MiB x " + std::to_string(v.buffers) + ", " +
             std::to_string(v.threads) + " threads",
         [&] { staging.upload_at(dst, 0, host.data(), n, copy, true); });

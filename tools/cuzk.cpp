@@ -239,8 +239,12 @@ int main(int argc, char** argv) {
   auto* bench_upload =
       bench->add_subcommand("gpu-upload", "Host-to-device upload rates of a witness-sized vector");
   double upload_gib = 4;
-  bench_upload->add_option("--gib", upload_gib, "Vector size in GiB")->capture_default_str();
-  bench_upload->add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
+  bench_upload->add_option("--gib", upload_gib, "Vector size in GiB, at most 64")
+      ->capture_default_str()
+      ->check(CLI::Range(0.001, 64.0));
+  bench_upload->add_option("--reps", reps, "Timed repetitions (median)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   auto* bench_prove_cmd =
       bench->add_subcommand("prove", "Prove synthetic PoRep-shaped circuits, per-stage times");
   BenchProveArgs bp;

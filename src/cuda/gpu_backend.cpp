@@ -336,7 +336,7 @@ struct GpuBackend::Impl {
   /// inputs ‖ aux of `asg` into slot s (outside gpu_mu): returns once the data is on the device.
   void fill_slot(WitnessSlot& s, const Assignment& asg) {
     auto copy = [this](void* d, const void* src, size_t bytes) {
-      parallel_copy(*slot_copy_pool, d, src, bytes);
+      parallel_memcpy(*slot_copy_pool, d, src, bytes);
     };
     s.staging->upload_at(s.w, 0, asg.inputs.data(), asg.inputs.size(), copy, true);
     s.staging->upload_at(s.w, asg.inputs.size(), asg.aux.data(), asg.aux.size(), copy, true);
@@ -359,22 +359,8 @@ struct GpuBackend::Impl {
     }
     staging->upload_at(
         dst, at, host, n,
-        [this](void* d, const void* src, size_t bytes) { parallel_copy(*copy_pool, d, src, bytes); },
+        [this](void* d, const void* src, size_t bytes) { parallel_memcpy(*copy_pool, d, src, bytes); },
         host_wait);
-  }
-  /// d[0..bytes) ← src[0..bytes) in 64-byte-aligned parts, one a thread of `pool` (into a staging
-  /// buffer: one thread's memcpy does not keep up with the link).
-  static void parallel_copy(ThreadPool& pool, void* d, const void* src, size_t bytes) {
-    const size_t parts = pool.size(), step = (bytes / parts + 63) / 64 * 64;
-    pool.parallel_for(
-        parts,
-        [&](size_t lo, size_t hi) {
-          for (size_t p = lo; p < hi; p++) {
-            const size_t b = p * step;
-            if (b < bytes) std::memcpy((char*)d + b, (const char*)src + b, std::min(step, bytes - b));
-          }
-        },
-        1);
   }
 
   size_t resident_bytes() const {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 
 namespace cuzk {
 
@@ -106,6 +107,21 @@ void ThreadPool::parallel_for(size_t n, const std::function<void(size_t, size_t)
     done_cv_.wait(lk, [&] { return active_ == 0; });
   }
   if (job.err) std::rethrow_exception(job.err);
+}
+
+void parallel_memcpy(ThreadPool& pool, void* d, const void* src, size_t bytes) {
+  const size_t parts = pool.size(), step = (bytes / parts + 63) / 64 * 64;
+  pool.parallel_for(
+      parts,
+      [&](size_t lo, size_t hi) {
+        for (size_t p = lo; p < hi; p++) {
+          const size_t b = p * step;
+          if (b < bytes)
+            std::memcpy(static_cast<char*>(d) + b, static_cast<const char*>(src) + b,
+                        std::min(step, bytes - b));
+        }
+      },
+      1);
 }
 
 }  // namespace cuzk

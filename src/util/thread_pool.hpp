@@ -54,4 +54,8 @@ class ThreadPool {
   bool stop_ = false;
 };
 
+/// d[0..bytes) ← src[0..bytes) in pool.size() 64-byte-aligned parts, one a thread (a single thread's memcpy
+/// does not keep up with a PCIe link: the GPU uploads' staging copies).
+void parallel_memcpy(ThreadPool& pool, void* d, const void* src, size_t bytes);
+
 }  // namespace cuzk

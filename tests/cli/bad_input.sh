@@ -78,11 +78,18 @@ expect_exit 2 pi_b-off-curve -- "$CUZK" verify "$D/mimc/mimc_dev_vk.json" pub.js
 expect_err_contains "off_b.json"; expect_err_contains "πB is not on the curve"
 
 echo "== GPU benchmarks without a GPU (or without CUDA support): exit 3, one wording, through cuzk: error:"
-for bench in "msm --gpu --min 10 --max 10" "ntt --min 10 --max 10" "gpu-arith"; do
+for bench in "msm --gpu --min 10 --max 10" "ntt --min 10 --max 10" "gpu-arith" "gpu-upload --gib 1"; do
   # shellcheck disable=SC2086  # $bench is a list of arguments
   expect_exit 3 "bench $bench" -- env CUDA_VISIBLE_DEVICES= "$CUZK" bench $bench
-  expect_err_contains "cuzk: error: bench ${bench%% --min*}: no CUDA GPU available: "
+  name=${bench%% --min*}
+  expect_err_contains "cuzk: error: bench ${name%% --gib*}: no CUDA GPU available: "
   [ ! -s "$WORK/out" ] || fail "bench $bench printed on stdout: $(cat "$WORK/out")"
+done
+# a size out of range is a usage error before anything is allocated or a GPU is looked for
+for bad in "--gib 0" "--gib 65" "--reps 0"; do
+  # shellcheck disable=SC2086  # $bad is a list of arguments
+  expect_exit 2 "bench gpu-upload $bad" -- "$CUZK" bench gpu-upload $bad
+  expect_err_contains "${bad%% *}"
 done
 echo "== outputs that name an input, each other, or a missing folder; usage errors"
 cp "$zk" own.zkey
