@@ -14,12 +14,13 @@
 #   CUZK_CUDA=OFF        skip the CUDA code even when nvcc is found
 #   CUZK_TEST_CUDA_ARCH  the one CUDA architecture the suite compiles for (default 90)
 #   FUZZ_SECONDS         seconds per fuzz target (default 10)
-#   CUZK_TEST_JOBS       ctest's parallelism (default 2)
+#   CUZK_TEST_JOBS       ctest's parallelism (default: cores + 2, as ninja's: the end-to-end tests wait on
+#                        their daemons, PostgreSQL and subprocesses for part of their time)
 #   CUZK_TEST_SERIAL=1   run the sanitizer lane after the release tests instead of beside them
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH="$PATH:/usr/local/cuda/bin"
-jobs=${CUZK_TEST_JOBS:-2}
+jobs=${CUZK_TEST_JOBS:-$(($(nproc) + 2))}
 t_start=$(date +%s)
 names=() results=() times=()
 
@@ -44,8 +45,8 @@ skip() {  # skip NAME WHY: a stage that could not run counts as failed
 }
 
 # CUZK_TEST_TIMEOUT_SCALE from the load: the mean number of runnable threads over 3 s (/proc/loadavg's
-# 4th field, less this sampler), i.e. what other work competes for the cores, against the 2 busy threads
-# of `ctest -j2` that the tests' limits were set for.
+# 4th field, less this sampler), i.e. what other work competes for the cores, plus ctest's jobs, per core:
+# the tests' limits were set for a core per test (`ctest -j2` on 2 idle cores).
 set_scale() {
   if [ -n "${CUZK_TEST_TIMEOUT_SCALE_USER:-}" ]; then
     export CUZK_TEST_TIMEOUT_SCALE=$CUZK_TEST_TIMEOUT_SCALE_USER
