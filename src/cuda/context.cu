@@ -12,7 +12,9 @@
 #include "cuda/chunk_pipe.hpp"
 #include "cuda/context.cuh"
 #include "cuda/gpu.hpp"
+#include "cuda/witness_pack.hpp"
 #include "util/fault.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::cuda {
 
@@ -337,6 +339,9 @@ UploadStaging::UploadStaging(size_t chunk_bytes, int device, int buffers)
 
 UploadStaging::~UploadStaging() {
   for (void* e : done_)
+    if (e) cudaEventSynchronize(static_cast<cudaEvent_t>(e));  // no copy or unpacking still reads them
+  if (dev_) cudaFree(dev_);
+  for (void* e : done_)
     if (e) cudaEventDestroy(static_cast<cudaEvent_t>(e));
 }
 
@@ -364,11 +369,73 @@ void UploadStaging::upload_at(DeviceFrVec& dst, size_t at, const Fr* host, size_
     CUZK_CUDA_CHECK(cudaEventRecord(ev, ctx.copy_stream()));
     last = ev;
   }
-  if (!last) return;
+  if (last) finish(last, host_wait);
+}
+
+void UploadStaging::finish(void* last, bool host_wait) {
+  auto ev = static_cast<cudaEvent_t>(last);
   if (host_wait)
-    CUZK_CUDA_CHECK(cudaEventSynchronize(last));  // on the device now; no stream waits for it
+    CUZK_CUDA_CHECK(cudaEventSynchronize(ev));  // on the device now; no stream waits for it
   else
-    CUZK_CUDA_CHECK(cudaStreamWaitEvent(ctx.stream(), last, 0));  // later context work sees the data
+    CUZK_CUDA_CHECK(
+        cudaStreamWaitEvent(Context::get(device_).stream(), ev, 0));  // later context work sees it
+}
+
+namespace {
+/// out[i] ← value i of a packed piece of n values (witness_pack.hpp); a warp writes 32 consecutive values.
+__global__ void unpack_witness_kernel(const uint32_t* tags, const uint32_t* offs, const Fr* values, size_t n,
+                                      Fr* out) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    out[i] = unpack_value(tags[i / 16], offs[i / 16], values, (unsigned)(i % 16));
+}
+}  // namespace
+
+size_t UploadStaging::packed_piece() const { return std::min(chunk_ / sizeof(Fr), kPackedPiece) / 16 * 16; }
+
+void UploadStaging::upload_packed_at(DeviceFrVec& dst, size_t at, const Fr* host, size_t n, ThreadPool& pool,
+                                     bool host_wait) {
+  if (at > dst.size() || n > dst.size() - at)
+    throw Error(ErrorCode::kInvalidArgument, "UploadStaging::upload_packed: " + std::to_string(n) +
+                                                 " elements at " + std::to_string(at) + " into " +
+                                                 std::to_string(dst.size()));
+  const size_t per = packed_piece();
+  if (per < 16) {  // buffers too small for a piece: plain
+    upload_at(
+        dst, at, host, n, [&pool](void* d, const void* s, size_t b) { parallel_memcpy(pool, d, s, b); },
+        host_wait);
+    return;
+  }
+  Context& ctx = Context::get(device_);
+  ctx.activate();
+  // A piece is sent packed when that takes at most a quarter of its bytes; each buffer's packed piece is
+  // unpacked from a device copy of it, in device memory of this object's own (not the pool's: a pool
+  // block may still be read by work queued on the context stream, which the copy stream does not wait for).
+  const size_t cap = per * sizeof(Fr) / 4;
+  if (!dev_) CUZK_CUDA_CHECK(cudaMalloc(&dev_, cap * buf_.size()));
+  cudaEvent_t last = nullptr;
+  for (size_t off = 0; off < n; off += per, k_ = (k_ + 1) % buf_.size()) {
+    const size_t len = std::min(per, n - off);
+    auto ev = static_cast<cudaEvent_t>(done_[k_]);
+    CUZK_CUDA_CHECK(cudaEventSynchronize(ev));  // the copy and unpacking that last read this buffer are done
+    void* stage = buf_[k_].data();
+    Fr* to = dst.data() + at + off;
+    if (const size_t bytes = pack_witness(host + off, len, stage, cap, pool)) {
+      // the device copy of buffer k_ is free too: the unpacking that read it came before ev
+      char* dev = static_cast<char*>(dev_) + k_ * cap;
+      CUZK_CUDA_CHECK(cudaMemcpyAsync(dev, stage, bytes, cudaMemcpyHostToDevice, ctx.copy_stream()));
+      const auto* tags = reinterpret_cast<const uint32_t*>(dev);
+      unpack_witness_kernel<<<grid_for(ctx, len, 256), 256, 0, ctx.copy_stream()>>>(
+          tags, tags + packed_words(len), reinterpret_cast<const Fr*>(dev + packed_values_at(len)), len, to);
+      CUZK_CUDA_CHECK_LAUNCH("unpack_witness_kernel", ctx.copy_stream());
+    } else {
+      parallel_memcpy(pool, stage, host + off, len * sizeof(Fr));
+      CUZK_CUDA_CHECK(
+          cudaMemcpyAsync(to, stage, len * sizeof(Fr), cudaMemcpyHostToDevice, ctx.copy_stream()));
+    }
+    CUZK_CUDA_CHECK(cudaEventRecord(ev, ctx.copy_stream()));
+    last = ev;
+  }
+  if (last) finish(last, host_wait);
 }
 
 AsyncCopy::AsyncCopy(int device, void* dst, const void* src, size_t bytes, bool to_device) : device_(device) {

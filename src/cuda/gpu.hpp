@@ -18,6 +18,10 @@
 #include "ec/curves.hpp"
 #include "ff/roots.hpp"
 
+namespace cuzk {
+class ThreadPool;
+}
+
 namespace cuzk::cuda {
 
 // ---- devices, memory -------------------------------------------------------------------------------
@@ -160,13 +164,27 @@ class UploadStaging {
   /// while another thread's kernels run: they must not wait for this copy).
   void upload_at(DeviceFrVec& dst, size_t at, const Fr* host, size_t n,
                  const std::function<void(void*, const void*, size_t)>& copy, bool host_wait = false);
+  /// upload_at for a witness, packed (witness_pack.hpp): each piece of packed_piece() values is packed on
+  /// `pool` into a staging buffer, crosses in its packed size and is unpacked on the device by a kernel on
+  /// the copy stream; a piece whose values other than 0 and 1 exceed a quarter of its bytes crosses as it
+  /// is. The same bytes land as with upload_at, and the same ordering holds (`host_wait` likewise). The
+  /// first call takes `buffers` × packed_piece() × 8 bytes of device memory (4 MiB a buffer at the
+  /// default chunk) for this object's lifetime.
+  void upload_packed_at(DeviceFrVec& dst, size_t at, const Fr* host, size_t n, ThreadPool& pool,
+                        bool host_wait = false);
+  /// Values per packed piece: the chunk's, at most kPackedPiece, in whole tag words of 16.
+  size_t packed_piece() const;
+  static constexpr size_t kPackedPiece = size_t{1} << 19;
 
  private:
+  /// After the last chunk's copy (event `last`): the host waits for it, or the context stream does.
+  void finish(void* last, bool host_wait);
   int device_;
   size_t chunk_;
   std::vector<PinnedBuffer> buf_;
-  std::vector<void*> done_;  // cudaEvent_t: the DMA out of buf_[i] has finished
+  std::vector<void*> done_;  // cudaEvent_t: the DMA (and unpacking) out of buf_[i] has finished
   size_t k_ = 0;             // the buffer the next chunk goes to
+  void* dev_ = nullptr;      // the packed pieces' device copies, one per buffer (upload_packed_at)
 };
 
 /// One copy between a device array and page-locked host memory on the device's copy stream, ordered

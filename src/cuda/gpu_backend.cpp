@@ -76,6 +76,16 @@ const UploadTuning& upload_tuning() {
   }();
   return t;
 }
+/// CUZK_UPLOAD_PACK=1: the witness crosses packed (cuda::UploadStaging::upload_packed_at: its 0 and 1
+/// values as 2-bit tags) instead of as it is; 0 or unset: as it is. Off by default until measured on a
+/// GPU against the plain upload (docs/PERFORMANCE.md §29). Read once.
+bool upload_packed() {
+  static const bool on = [] {
+    const char* e = std::getenv("CUZK_UPLOAD_PACK");
+    return e && *e && std::strcmp(e, "0") != 0;
+  }();
+  return on;
+}
 std::unique_ptr<cuda::UploadStaging> make_staging(int device) {
   return std::make_unique<cuda::UploadStaging>(upload_tuning().chunk_bytes, device, upload_tuning().buffers);
 }
@@ -339,11 +349,13 @@ struct GpuBackend::Impl {
       parallel_memcpy(*slot_copy_pool, d, src, bytes);
     };
     s.staging->upload_at(s.w, 0, asg.inputs.data(), asg.inputs.size(), copy, true);
-    s.staging->upload_at(s.w, asg.inputs.size(), asg.aux.data(), asg.aux.size(), copy, true);
+    if (upload_packed())
+      s.staging->upload_packed_at(s.w, asg.inputs.size(), asg.aux.data(), asg.aux.size(), *slot_copy_pool,
+                                  true);
+    else
+      s.staging->upload_at(s.w, asg.inputs.size(), asg.aux.data(), asg.aux.size(), copy, true);
   }
 
-  /// dst ← host[0..n) through the pinned staging buffers.
-  void upload(cuda::DeviceFrVec& dst, const Fr* host, size_t n) { upload_at(dst, 0, host, n); }
   /// dst ← host, then zeros to dst's end (a, b, c may stop short of the domain), through the staging.
   void upload_padded(cuda::DeviceFrVec& dst, const Scalars& host) {
     upload_at(dst, 0, host.data(), host.size());
@@ -353,14 +365,23 @@ struct GpuBackend::Impl {
   /// With `host_wait` the call returns once the data is on the device and the context stream is not
   /// ordered after the copy (for an upload beside kernels queued by another thread).
   void upload_at(cuda::DeviceFrVec& dst, size_t at, const Fr* host, size_t n, bool host_wait = false) {
-    if (!staging) {
-      staging = make_staging(opt.device);
-      copy_pool = std::make_unique<ThreadPool>(upload_tuning().threads);
-    }
+    make_upload_staging();
     staging->upload_at(
         dst, at, host, n,
         [this](void* d, const void* src, size_t bytes) { parallel_memcpy(*copy_pool, d, src, bytes); },
         host_wait);
+  }
+  /// upload_at for witness values (mostly 0 and 1): packed with CUZK_UPLOAD_PACK=1.
+  void upload_witness_at(cuda::DeviceFrVec& dst, size_t at, const Fr* host, size_t n,
+                         bool host_wait = false) {
+    if (!upload_packed()) return upload_at(dst, at, host, n, host_wait);
+    make_upload_staging();
+    staging->upload_packed_at(dst, at, host, n, *copy_pool, host_wait);
+  }
+  void make_upload_staging() {
+    if (staging) return;
+    staging = make_staging(opt.device);
+    copy_pool = std::make_unique<ThreadPool>(upload_tuning().threads);
   }
 
   size_t resident_bytes() const {
@@ -476,7 +497,7 @@ struct GpuBackend::Impl {
           w(asg.inputs.size() + asg.aux.size(), im.opt.device) {
       table.upload(asg.rows->table);
       im.upload_at(w, 0, asg.inputs.data(), asg.inputs.size());
-      im.upload_at(w, asg.inputs.size(), asg.aux.data(), asg.aux.size());
+      im.upload_witness_at(w, asg.inputs.size(), asg.aux.data(), asg.aux.size());
     }
     /// out ← the rows of m applied to the witness.
     void evaluate(const CompactMatrix& m, cuda::DeviceFrVec& out) const {
@@ -867,7 +888,7 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
     st.emplace_back(rows ? "queue_abc_h" : "upload_abc_queue_h", ms_since(t));
     if (!slot && !plan.abc_in_sequence) {
       t = Clock::now();
-      im.upload(wv, asg->aux.data(), key->n_aux);
+      im.upload_witness_at(wv, 0, asg->aux.data(), key->n_aux);
       st.emplace_back("upload_aux", ms_since(t));
     }
     t = Clock::now();
@@ -896,7 +917,7 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
     auto beside_h = [&] {
       auto t0 = Clock::now();
       if (aux_beside) {
-        im.upload_at(wv, 0, asg->aux.data(), key->n_aux, true);
+        im.upload_witness_at(wv, 0, asg->aux.data(), key->n_aux, true);
         side_st.emplace_back("upload_aux_beside_h", ms_since(t0));
         if (release) aux_read();
       }

@@ -71,8 +71,13 @@ struct DevicePlan {
 /// The largest of the two buffers that stream a circuit's rows (DevicePlan::rows_chunk_bytes).
 inline constexpr size_t kRowsChunk = size_t{256} << 20;
 
-/// Bytes kept free of any plan for the CUDA context's own allocations and the allocator's rounding.
-inline constexpr size_t kDeviceReserve = size_t{512} << 20;
+/// Device bytes of the packed witness uploads (cuda::UploadStaging::upload_packed_at) at the default
+/// staging: the GPU backend's staging and its two witness slots', two 4 MiB buffers each.
+inline constexpr size_t kUploadStagingDevice = 3 * 2 * (size_t{4} << 20);
+
+/// Bytes kept free of any plan for the CUDA context's own allocations, the allocator's rounding and the
+/// packed uploads' buffers.
+inline constexpr size_t kDeviceReserve = (size_t{512} << 20) + kUploadStagingDevice;
 
 /// Plans `shape` on `budget` bytes of device memory (`side_stream` false: no side stream is planned;
 /// CUZK_SIDE_STREAM=0 in the GPU backend, to measure it). All the arrangements of a partition's own buffers

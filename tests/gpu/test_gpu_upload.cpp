@@ -2,16 +2,20 @@
 // under a memory budget: values copied chunk by chunk into the page-locked staging buffers (2, 3 or 4) and
 // DMA'd from them land the same bytes at the same offset, nothing written outside the range, for sizes around
 // the chunk size, for both completion modes (the context stream ordered after the copy; the host waiting
-// for it), and from pageable, registered (HostRegistration) and cudaMallocHost memory alike.
+// for it), and from pageable, registered (HostRegistration) and cudaMallocHost memory alike. The packed
+// witness (src/cuda/witness_pack.hpp, upload_packed_at): packing and the host's unpacking (no GPU, in CI as
+// *Emulated*) give back every byte, and packed uploads land what plain ones do, pieces packed or not.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
 #include "cuda/gpu.hpp"
+#include "cuda/witness_pack.hpp"
 #include "gpu_support.hpp"
 #include "util/error.hpp"
 #include "util/huge_alloc.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::test {
 namespace {
@@ -98,6 +102,99 @@ TEST(GpuUpload, BackToBackUploadsIntoOneVectorKeepEachOther) {
   // Out of range: refused, naming the sizes.
   cuda::DeviceFrVec small(10);
   EXPECT_THROW(staging.upload_at(small, 8, aux.data(), 3, [](void*, const void*, size_t) {}), Error);
+}
+
+/// A witness-like vector of n values: mostly 0 and 1, a `dense` fraction of random values, and the edge
+/// values r − 1 and 2 (and a value whose bytes differ from one's in the last limb only) sprinkled in; a
+/// run of dense values in the middle (a piece that does not pack).
+std::vector<Fr> witness_like(size_t n, double dense, uint64_t seed) {
+  std::vector<Fr> w = fast_random<Fr>(n, seed);
+  uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
+  Fr near_one = Fr::one();
+  near_one.l[Fr::N - 1] ^= 1;
+  for (size_t i = 0; i < n; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    const double u = (double)(x >> 11) / 9007199254740992.0;
+    if (i >= n / 2 && i < n / 2 + n / 8) continue;  // the dense run
+    if (u < dense) continue;
+    const unsigned k = (unsigned)(x % 64);
+    w[i] = k == 0    ? -Fr::one()
+           : k == 1  ? Fr::from_u64(2)
+           : k == 2  ? near_one
+           : (k & 1) ? Fr::one()
+                     : Fr::zero();
+  }
+  return w;
+}
+
+TEST(WitnessPackEmulated, PackingGivesBackEveryByte) {
+  ThreadPool pool(3);
+  for (size_t n : {size_t{0}, size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{4097}, size_t{70001},
+                   size_t{(1 << 19) + 5}}) {
+    for (double dense : {0.0, 0.03, 0.5}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", dense " + std::to_string(dense));
+      const std::vector<Fr> want = witness_like(n, dense, 7 + n);
+      std::vector<Fr> buf(n + 8);  // room for everything: always packs
+      const size_t bytes = cuda::pack_witness(want.data(), n, buf.data(), buf.size() * sizeof(Fr), pool);
+      size_t values = 0;
+      for (const Fr& v : want) values += !(v == Fr::zero()) && !(v == Fr::one());
+      ASSERT_EQ(bytes, cuda::packed_values_at(n) + values * sizeof(Fr));
+      std::vector<Fr> got(n, Fr::from_u64(5));
+      cuda::unpack_witness(buf.data(), n, got.data());
+      EXPECT_EQ(std::memcmp(got.data(), want.data(), n * sizeof(Fr)), 0);
+      // One byte short of the packed size: refused (0), so the caller sends the piece as it is.
+      if (n > 0) {
+        EXPECT_EQ(cuda::pack_witness(want.data(), n, buf.data(), bytes - 1, pool), 0u);
+        EXPECT_EQ(cuda::pack_witness(want.data(), n, buf.data(), bytes, pool), bytes);
+      }
+    }
+  }
+  // A witness of bits packs to its tag words and offsets alone: 8 bytes per 16 values.
+  const std::vector<Fr> bits = witness_like(1 << 16, 0.0, 3);
+  std::vector<Fr> buf(1 << 16);
+  size_t values = 0;
+  for (const Fr& v : bits) values += !(v == Fr::zero()) && !(v == Fr::one());
+  EXPECT_EQ(cuda::pack_witness(bits.data(), bits.size(), buf.data(), buf.size() * sizeof(Fr), pool),
+            (size_t{1} << 16) / 2 + values * sizeof(Fr));
+}
+
+TEST(GpuUpload, PackedUploadsLandWhatPlainOnesDo) {
+  CUZK_REQUIRE_GPU();
+  ThreadPool pool(4);
+  for (int buffers : {2, 3}) {
+    // 256-byte chunks: too small for a piece (plain); 4096: pieces of 128 values; 2^20: of 32768
+    for (size_t chunk : {size_t{256}, size_t{4096}, size_t{1} << 20}) {
+      cuda::UploadStaging staging(chunk, 0, buffers);
+      const size_t pad = 5;
+      for (size_t n : {size_t{1}, size_t{127}, size_t{128}, size_t{129}, size_t{70001}, size_t{300000}}) {
+        for (double dense : {0.02, 0.6}) {
+          const std::vector<Fr> want = witness_like(n, dense, 11 + n);
+          for (bool host_wait : {false, true}) {
+            SCOPED_TRACE(std::to_string(buffers) + " buffers of " + std::to_string(chunk) +
+                         " bytes, n = " + std::to_string(n) + ", dense " + std::to_string(dense) +
+                         (host_wait ? ", the host waits" : ", the stream is ordered"));
+            cuda::DeviceFrVec d(n + 2 * pad);
+            d.zero_from(0);
+            cuda::synchronize(0);
+            staging.upload_packed_at(d, pad, want.data(), n, pool, host_wait);
+            expect_placed(d.download(), want, pad);
+          }
+        }
+      }
+    }
+  }
+  // inputs ‖ aux into one vector, back to back, as the backend does; out of range refused
+  cuda::UploadStaging staging(4096);
+  const std::vector<Fr> inputs = fast_random<Fr>(5, 1), aux = witness_like(9000, 0.05, 2);
+  cuda::DeviceFrVec w(inputs.size() + aux.size());
+  staging.upload_at(w, 0, inputs.data(), inputs.size(),
+                    [](void* d, const void* s, size_t b) { std::memcpy(d, s, b); });
+  staging.upload_packed_at(w, inputs.size(), aux.data(), aux.size(), pool);
+  const std::vector<Fr> got = w.download();
+  EXPECT_EQ(std::memcmp(got.data(), inputs.data(), inputs.size() * sizeof(Fr)), 0);
+  EXPECT_EQ(std::memcmp(got.data() + inputs.size(), aux.data(), aux.size() * sizeof(Fr)), 0);
+  cuda::DeviceFrVec small(10);
+  EXPECT_THROW(staging.upload_packed_at(small, 8, aux.data(), 3, pool), Error);
 }
 
 }  // namespace
