@@ -378,6 +378,7 @@ struct GpuBackend::Impl {
     make_upload_staging();
     staging->upload_packed_at(dst, at, host, n, *copy_pool, host_wait);
   }
+  /// The staging buffers and copy threads of the uploads under gpu_mu, made at the first upload.
   void make_upload_staging() {
     if (staging) return;
     staging = make_staging(opt.device);
