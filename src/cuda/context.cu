@@ -352,9 +352,7 @@ void UploadStaging::upload(DeviceFrVec& dst, const Fr* host, size_t n,
 
 void UploadStaging::upload_at(DeviceFrVec& dst, size_t at, const Fr* host, size_t n,
                               const std::function<void(void*, const void*, size_t)>& copy, bool host_wait) {
-  if (at > dst.size() || n > dst.size() - at)
-    throw Error(ErrorCode::kInvalidArgument, "UploadStaging::upload: " + std::to_string(n) + " elements at " +
-                                                 std::to_string(at) + " into " + std::to_string(dst.size()));
+  check_range(dst, at, n);
   Context& ctx = Context::get(device_);
   ctx.activate();
   const size_t per = chunk_ / sizeof(Fr);
@@ -370,6 +368,12 @@ void UploadStaging::upload_at(DeviceFrVec& dst, size_t at, const Fr* host, size_
     last = ev;
   }
   if (last) finish(last, host_wait);
+}
+
+void UploadStaging::check_range(const DeviceFrVec& dst, size_t at, size_t n) {
+  if (at > dst.size() || n > dst.size() - at)
+    throw Error(ErrorCode::kInvalidArgument, "UploadStaging::upload: " + std::to_string(n) + " elements at " +
+                                                 std::to_string(at) + " into " + std::to_string(dst.size()));
 }
 
 void UploadStaging::finish(void* last, bool host_wait) {
@@ -394,10 +398,7 @@ size_t UploadStaging::packed_piece() const { return std::min(chunk_ / sizeof(Fr)
 
 void UploadStaging::upload_packed_at(DeviceFrVec& dst, size_t at, const Fr* host, size_t n, ThreadPool& pool,
                                      bool host_wait) {
-  if (at > dst.size() || n > dst.size() - at)
-    throw Error(ErrorCode::kInvalidArgument, "UploadStaging::upload_packed: " + std::to_string(n) +
-                                                 " elements at " + std::to_string(at) + " into " +
-                                                 std::to_string(dst.size()));
+  check_range(dst, at, n);
   const size_t per = packed_piece();
   if (per < 16) {  // buffers too small for a piece: plain
     upload_at(

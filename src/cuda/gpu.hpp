@@ -177,6 +177,8 @@ class UploadStaging {
   static constexpr size_t kPackedPiece = size_t{1} << 19;
 
  private:
+  /// Throws Error(kInvalidArgument) naming the sizes unless dst[at..at + n) lies within dst.
+  static void check_range(const DeviceFrVec& dst, size_t at, size_t n);
   /// After the last chunk's copy (event `last`): the host waits for it, or the context stream does.
   void finish(void* last, bool host_wait);
   int device_;

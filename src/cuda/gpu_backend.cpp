@@ -86,6 +86,15 @@ bool upload_packed() {
   }();
   return on;
 }
+/// dst[at..at + n) ← witness values host[0..n) through `staging`, with `pool` copying (or packing, with
+/// CUZK_UPLOAD_PACK=1) on the host; `host_wait` as UploadStaging::upload_at's.
+void upload_witness(cuda::UploadStaging& staging, ThreadPool& pool, cuda::DeviceFrVec& dst, size_t at,
+                    const Fr* host, size_t n, bool host_wait) {
+  if (upload_packed()) return staging.upload_packed_at(dst, at, host, n, pool, host_wait);
+  staging.upload_at(
+      dst, at, host, n,
+      [&pool](void* d, const void* src, size_t bytes) { parallel_memcpy(pool, d, src, bytes); }, host_wait);
+}
 std::unique_ptr<cuda::UploadStaging> make_staging(int device) {
   return std::make_unique<cuda::UploadStaging>(upload_tuning().chunk_bytes, device, upload_tuning().buffers);
 }
@@ -349,11 +358,7 @@ struct GpuBackend::Impl {
       parallel_memcpy(*slot_copy_pool, d, src, bytes);
     };
     s.staging->upload_at(s.w, 0, asg.inputs.data(), asg.inputs.size(), copy, true);
-    if (upload_packed())
-      s.staging->upload_packed_at(s.w, asg.inputs.size(), asg.aux.data(), asg.aux.size(), *slot_copy_pool,
-                                  true);
-    else
-      s.staging->upload_at(s.w, asg.inputs.size(), asg.aux.data(), asg.aux.size(), copy, true);
+    upload_witness(*s.staging, *slot_copy_pool, s.w, asg.inputs.size(), asg.aux.data(), asg.aux.size(), true);
   }
 
   /// dst ← host, then zeros to dst's end (a, b, c may stop short of the domain), through the staging.
@@ -374,9 +379,8 @@ struct GpuBackend::Impl {
   /// upload_at for witness values (mostly 0 and 1): packed with CUZK_UPLOAD_PACK=1.
   void upload_witness_at(cuda::DeviceFrVec& dst, size_t at, const Fr* host, size_t n,
                          bool host_wait = false) {
-    if (!upload_packed()) return upload_at(dst, at, host, n, host_wait);
     make_upload_staging();
-    staging->upload_packed_at(dst, at, host, n, *copy_pool, host_wait);
+    upload_witness(*staging, *copy_pool, dst, at, host, n, host_wait);
   }
   /// The staging buffers and copy threads of the uploads under gpu_mu, made at the first upload.
   void make_upload_staging() {

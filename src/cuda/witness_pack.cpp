@@ -2,7 +2,6 @@
 // unpacking the tests compare the device's against.
 #include "cuda/witness_pack.hpp"
 
-#include <cstring>
 #include <vector>
 
 #include "util/thread_pool.hpp"
