@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -394,7 +395,20 @@ __global__ void unpack_witness_kernel(const uint32_t* tags, const uint32_t* offs
 }
 }  // namespace
 
-size_t UploadStaging::packed_piece() const { return std::min(chunk_ / sizeof(Fr), kPackedPiece) / 16 * 16; }
+size_t UploadStaging::packed_piece(size_t chunk_bytes) {
+  return std::min(chunk_bytes / sizeof(Fr), kPackedPiece) / 16 * 16;
+}
+
+void UploadStaging::send_packed(size_t bytes, size_t len, Fr* to) {
+  Context& ctx = Context::get(device_);
+  // the device copy of buffer k_ is free: the unpacking that last read it came before done_[k_]
+  char* dev = static_cast<char*>(dev_) + k_ * (packed_piece() * sizeof(Fr) / 4);
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(dev, buf_[k_].data(), bytes, cudaMemcpyHostToDevice, ctx.copy_stream()));
+  const auto* tags = reinterpret_cast<const uint32_t*>(dev);
+  unpack_witness_kernel<<<grid_for(ctx, len, 256), 256, 0, ctx.copy_stream()>>>(
+      tags, tags + packed_words(len), reinterpret_cast<const Fr*>(dev + packed_values_at(len)), len, to);
+  CUZK_CUDA_CHECK_LAUNCH("unpack_witness_kernel", ctx.copy_stream());
+}
 
 void UploadStaging::upload_packed_at(DeviceFrVec& dst, size_t at, const Fr* host, size_t n, ThreadPool& pool,
                                      bool host_wait) {
@@ -421,18 +435,36 @@ void UploadStaging::upload_packed_at(DeviceFrVec& dst, size_t at, const Fr* host
     void* stage = buf_[k_].data();
     Fr* to = dst.data() + at + off;
     if (const size_t bytes = pack_witness(host + off, len, stage, cap, pool)) {
-      // the device copy of buffer k_ is free too: the unpacking that read it came before ev
-      char* dev = static_cast<char*>(dev_) + k_ * cap;
-      CUZK_CUDA_CHECK(cudaMemcpyAsync(dev, stage, bytes, cudaMemcpyHostToDevice, ctx.copy_stream()));
-      const auto* tags = reinterpret_cast<const uint32_t*>(dev);
-      unpack_witness_kernel<<<grid_for(ctx, len, 256), 256, 0, ctx.copy_stream()>>>(
-          tags, tags + packed_words(len), reinterpret_cast<const Fr*>(dev + packed_values_at(len)), len, to);
-      CUZK_CUDA_CHECK_LAUNCH("unpack_witness_kernel", ctx.copy_stream());
+      send_packed(bytes, len, to);
     } else {
       parallel_memcpy(pool, stage, host + off, len * sizeof(Fr));
       CUZK_CUDA_CHECK(
           cudaMemcpyAsync(to, stage, len * sizeof(Fr), cudaMemcpyHostToDevice, ctx.copy_stream()));
     }
+    CUZK_CUDA_CHECK(cudaEventRecord(ev, ctx.copy_stream()));
+    last = ev;
+  }
+  if (last) finish(last, host_wait);
+}
+
+void UploadStaging::upload_packed_at(DeviceFrVec& dst, size_t at, const PackedWitness& pw, ThreadPool& pool,
+                                     bool host_wait) {
+  check_range(dst, at, pw.n);
+  const size_t per = packed_piece();
+  if (pw.piece > per)
+    throw Error(ErrorCode::kInvalidArgument, "upload of a packed witness: its pieces of " +
+                                                 std::to_string(pw.piece) + " values exceed the staging's " +
+                                                 std::to_string(per));
+  Context& ctx = Context::get(device_);
+  ctx.activate();
+  if (!dev_) CUZK_CUDA_CHECK(cudaMalloc(&dev_, per * sizeof(Fr) / 4 * buf_.size()));
+  cudaEvent_t last = nullptr;
+  for (size_t k = 0; k < pw.pieces(); k++, k_ = (k_ + 1) % buf_.size()) {
+    auto ev = static_cast<cudaEvent_t>(done_[k_]);
+    CUZK_CUDA_CHECK(cudaEventSynchronize(ev));  // the copy and unpacking that last read this buffer are done
+    const size_t bytes = pw.at[k + 1] - pw.at[k], off = k * pw.piece;
+    parallel_memcpy(pool, buf_[k_].data(), pw.data(k), bytes);
+    send_packed(bytes, std::min(pw.piece, pw.n - off), dst.data() + at + off);
     CUZK_CUDA_CHECK(cudaEventRecord(ev, ctx.copy_stream()));
     last = ev;
   }

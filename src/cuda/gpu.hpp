@@ -23,6 +23,7 @@ class ThreadPool;
 }
 
 namespace cuzk::cuda {
+struct PackedWitness;  // witness_pack.hpp
 
 // ---- devices, memory -------------------------------------------------------------------------------
 
@@ -172,13 +173,23 @@ class UploadStaging {
   /// default chunk) for this object's lifetime.
   void upload_packed_at(DeviceFrVec& dst, size_t at, const Fr* host, size_t n, ThreadPool& pool,
                         bool host_wait = false);
+  /// upload_packed_at for a witness packed ahead (pack_witness_ahead, outside the GPU mutex, with pieces
+  /// of at most packed_piece() values): only the packed bytes are copied into the staging buffers.
+  /// Throws Error(kInvalidArgument) when `pw`'s pieces are larger.
+  void upload_packed_at(DeviceFrVec& dst, size_t at, const PackedWitness& pw, ThreadPool& pool,
+                        bool host_wait = false);
   /// Values per packed piece: the chunk's, at most kPackedPiece, in whole tag words of 16.
-  size_t packed_piece() const;
+  size_t packed_piece() const { return packed_piece(chunk_); }
+  /// The same for staging buffers of `chunk_bytes`.
+  static size_t packed_piece(size_t chunk_bytes);
   static constexpr size_t kPackedPiece = size_t{1} << 19;
 
  private:
   /// Throws Error(kInvalidArgument) naming the sizes unless dst[at..at + n) lies within dst.
   static void check_range(const DeviceFrVec& dst, size_t at, size_t n);
+  /// The piece of `len` values packed in `bytes` bytes of staging buffer k_ crosses into buffer k_'s device
+  /// copy and is unpacked into to[0..len) on the copy stream.
+  void send_packed(size_t bytes, size_t len, Fr* to);
   /// After the last chunk's copy (event `last`): the host waits for it, or the context stream does.
   void finish(void* last, bool host_wait);
   int device_;

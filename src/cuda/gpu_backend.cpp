@@ -8,12 +8,14 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "cuda/chunk_pipe.hpp"
 #include "cuda/gpu.hpp"
 #include "cuda/msm.hpp"
 #include "cuda/rows_stream.hpp"
+#include "cuda/witness_pack.hpp"
 #include "ff/roots.hpp"
 #include "groth16/compact_cs.hpp"
 #include "groth16/device_plan.hpp"
@@ -76,21 +78,25 @@ const UploadTuning& upload_tuning() {
   }();
   return t;
 }
-/// CUZK_UPLOAD_PACK=1: the witness crosses packed (cuda::UploadStaging::upload_packed_at: its 0 and 1
-/// values as 2-bit tags) instead of as it is; 0 or unset: as it is. Off by default until measured on a
-/// GPU against the plain upload (docs/PERFORMANCE.md §29). Read once.
-bool upload_packed() {
-  static const bool on = [] {
+/// How the witness crosses to the device (CUZK_UPLOAD_PACK, read once): 0 or unset, as it is; 1, packed
+/// (cuda::UploadStaging::upload_packed_at: its 0 and 1 values as 2-bit tags) while it crosses; 2, the same,
+/// and the uploads made under the GPU mutex take it packed ahead, before the mutex (start_releasing).
+/// Off by default until measured on a GPU against the plain upload (docs/PERFORMANCE.md §29).
+enum class WitnessUpload { kPlain, kPacked, kPackedAhead };
+WitnessUpload witness_upload() {
+  static const WitnessUpload m = [] {
     const char* e = std::getenv("CUZK_UPLOAD_PACK");
-    return e && *e && std::strcmp(e, "0") != 0;
+    if (!e || !*e || std::strcmp(e, "0") == 0) return WitnessUpload::kPlain;
+    return std::strcmp(e, "2") == 0 ? WitnessUpload::kPackedAhead : WitnessUpload::kPacked;
   }();
-  return on;
+  return m;
 }
 /// dst[at..at + n) ← witness values host[0..n) through `staging`, with `pool` copying (or packing, with
 /// CUZK_UPLOAD_PACK=1) on the host; `host_wait` as UploadStaging::upload_at's.
 void upload_witness(cuda::UploadStaging& staging, ThreadPool& pool, cuda::DeviceFrVec& dst, size_t at,
                     const Fr* host, size_t n, bool host_wait) {
-  if (upload_packed()) return staging.upload_packed_at(dst, at, host, n, pool, host_wait);
+  if (witness_upload() != WitnessUpload::kPlain)
+    return staging.upload_packed_at(dst, at, host, n, pool, host_wait);
   staging.upload_at(
       dst, at, host, n,
       [&pool](void* d, const void* src, size_t bytes) { parallel_memcpy(pool, d, src, bytes); }, host_wait);
@@ -305,6 +311,8 @@ struct GpuBackend::Impl {
   }
   std::mutex abc_mu;  // one host a, b, c evaluation at a time, on abc_pool
   std::unique_ptr<ThreadPool> abc_pool;
+  std::mutex pack_mu;  // one witness packed ahead of the GPU mutex at a time, on pack_pool
+  std::unique_ptr<ThreadPool> pack_pool;
   // Witness slots (deferred assignments): at most the plan's witness_slots (≤ 2), each in use by one
   // start() call.
   std::mutex slot_mu;
@@ -376,10 +384,12 @@ struct GpuBackend::Impl {
         [this](void* d, const void* src, size_t bytes) { parallel_memcpy(*copy_pool, d, src, bytes); },
         host_wait);
   }
-  /// upload_at for witness values (mostly 0 and 1): packed with CUZK_UPLOAD_PACK=1.
+  /// upload_at for witness values (mostly 0 and 1): packed with CUZK_UPLOAD_PACK=1 or 2; from `ahead`,
+  /// the same n values packed before the GPU mutex, when given.
   void upload_witness_at(cuda::DeviceFrVec& dst, size_t at, const Fr* host, size_t n,
-                         bool host_wait = false) {
+                         const cuda::PackedWitness* ahead, bool host_wait = false) {
     make_upload_staging();
+    if (ahead) return staging->upload_packed_at(dst, at, *ahead, *copy_pool, host_wait);
     upload_witness(*staging, *copy_pool, dst, at, host, n, host_wait);
   }
   /// The staging buffers and copy threads of the uploads under gpu_mu, made at the first upload.
@@ -492,17 +502,18 @@ struct GpuBackend::Impl {
   }
 
   /// What streamed rows are evaluated against: the circuit's coefficient table and the witness
-  /// (inputs ‖ aux) on the device; the rows' slices cross through `pipe`.
+  /// (inputs ‖ aux; aux from `ahead` when packed before the GPU mutex) on the device; the rows' slices
+  /// cross through `pipe`.
   struct RowsInputs {
     cuda::ChunkPipe& pipe;
     cuda::DeviceFrVec table, w;
-    RowsInputs(Impl& im, const Assignment& asg, cuda::ChunkPipe& p)
+    RowsInputs(Impl& im, const Assignment& asg, const cuda::PackedWitness* ahead, cuda::ChunkPipe& p)
         : pipe(p),
           table(asg.rows->table.size(), im.opt.device),
           w(asg.inputs.size() + asg.aux.size(), im.opt.device) {
       table.upload(asg.rows->table);
       im.upload_at(w, 0, asg.inputs.data(), asg.inputs.size());
-      im.upload_witness_at(w, asg.inputs.size(), asg.aux.data(), asg.aux.size());
+      im.upload_witness_at(w, asg.inputs.size(), asg.aux.data(), asg.aux.size(), ahead);
     }
     /// out ← the rows of m applied to the witness.
     void evaluate(const CompactMatrix& m, cuda::DeviceFrVec& out) const {
@@ -516,8 +527,9 @@ struct GpuBackend::Impl {
   /// and transformed, then parked in pinned host memory while b's rows are evaluated; b is transformed,
   /// c evaluated, the witness dropped, c transformed, and a comes back for (a∘b − c)/Z. At most three
   /// vectors are live at once (the witness and the transforms' scratch counting as one each).
-  void h_from_streamed_rows(const Assignment& asg, size_t rows_chunk, cuda::GpuNtt& ntt, const Fr& g,
-                            const Fr& z_inv, bool frugal, cuda::DeviceFrVec& h, StageTimes& st) {
+  void h_from_streamed_rows(const Assignment& asg, const cuda::PackedWitness* ahead, size_t rows_chunk,
+                            cuda::GpuNtt& ntt, const Fr& g, const Fr& z_inv, bool frugal,
+                            cuda::DeviceFrVec& h, StageTimes& st) {
     const CompactCs& cs = *asg.rows;
     const int dev = opt.device;
     const size_t n = cs.domain_size();
@@ -534,7 +546,7 @@ struct GpuBackend::Impl {
       t_step = Clock::now();
     };
     cuda::ChunkPipe pipe(rows_chunk, dev);
-    auto in = std::make_unique<RowsInputs>(*this, asg, pipe);
+    auto in = std::make_unique<RowsInputs>(*this, asg, ahead, pipe);
     step("h_witness_up");
     auto rows = [&](const CompactMatrix& m, cuda::DeviceFrVec& out) { in->evaluate(m, out); };
     auto to_coset = [&](cuda::DeviceFrVec& v) {
@@ -575,8 +587,9 @@ struct GpuBackend::Impl {
   /// cards): c and b are evaluated and parked raw in host memory, a is evaluated (the witness dropped),
   /// transformed and parked; b comes back, is transformed and parked again; c comes back and is
   /// transformed in `h`; then a and b cross in slices beside which h ← (a∘b − c)/Z is formed.
-  void h_lean_from_streamed_rows(const Assignment& asg, size_t rows_chunk, cuda::GpuNtt& ntt, const Fr& g,
-                                 const Fr& z_inv, bool frugal, cuda::DeviceFrVec& h, StageTimes& st) {
+  void h_lean_from_streamed_rows(const Assignment& asg, const cuda::PackedWitness* ahead, size_t rows_chunk,
+                                 cuda::GpuNtt& ntt, const Fr& g, const Fr& z_inv, bool frugal,
+                                 cuda::DeviceFrVec& h, StageTimes& st) {
     const CompactCs& cs = *asg.rows;
     const int dev = opt.device;
     const size_t n = cs.domain_size();
@@ -589,7 +602,7 @@ struct GpuBackend::Impl {
     Fr* const a_park = parked(2, n);  // transformed
     cuda::ChunkPipe pipe(rows_chunk, dev);
     {
-      const RowsInputs in(*this, asg, pipe);
+      const RowsInputs in(*this, asg, ahead, pipe);
       h = cuda::DeviceFrVec(n, dev);
       in.evaluate(cs.c, h);
       cuda::AsyncCopy::to_host(c_raw, h).wait();  // then the vector's buffer is written again
@@ -806,6 +819,26 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
     host_abc = full;
     st.emplace_back("abc_host", ms_since(t));
   }
+  // The host witness is read for the last time by its upload (beside H, or before it with the rows or a
+  // slot), or by its packing ahead of the GPU mutex: from then on its owner may free it. Not with B_G2 on
+  // the CPU, whose scalars come from it after this call.
+  const bool release = aux_read && !im.g2_pool;
+  // CUZK_UPLOAD_PACK=2: the aux values that cross under the GPU mutex are packed before it, beside the
+  // other partition's kernels, and cross in a few percent of their bytes (nothing when they are too dense).
+  std::optional<cuda::PackedWitness> ahead;
+  if (!slot && key->n_aux > 0 && witness_upload() == WitnessUpload::kPackedAhead) {
+    const auto t = Clock::now();
+    {
+      std::lock_guard g(im.pack_mu);
+      if (!im.pack_pool) im.pack_pool = std::make_unique<ThreadPool>(upload_tuning().threads);
+      ahead = cuda::pack_witness_ahead(asg->aux.data(), key->n_aux,
+                                       cuda::UploadStaging::packed_piece(upload_tuning().chunk_bytes),
+                                       *im.pack_pool);
+    }
+    st.emplace_back("witness_pack", ms_since(t));
+    if (ahead && release) aux_read();
+  }
+  const cuda::PackedWitness* const ahead_ptr = ahead ? &*ahead : nullptr;
   {
     std::lock_guard<std::mutex> lk(im.gpu_mu);
     res->last_use = ++im.clock;
@@ -868,10 +901,11 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
       };
       if (stream_rows) {
         if (plan.h_lean)
-          im.h_lean_from_streamed_rows(*asg, chunk_bytes(plan.rows_chunk_bytes), ntt, g, z_inv, frugal, a,
-                                       st);
+          im.h_lean_from_streamed_rows(*asg, ahead_ptr, chunk_bytes(plan.rows_chunk_bytes), ntt, g, z_inv,
+                                       frugal, a, st);
         else
-          im.h_from_streamed_rows(*asg, chunk_bytes(plan.rows_chunk_bytes), ntt, g, z_inv, frugal, a, st);
+          im.h_from_streamed_rows(*asg, ahead_ptr, chunk_bytes(plan.rows_chunk_bytes), ntt, g, z_inv, frugal,
+                                  a, st);
       } else if (plan.abc_in_sequence) {
         to_coset(a, hv.a);
         to_coset(b, hv.b);
@@ -893,7 +927,7 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
     st.emplace_back(rows ? "queue_abc_h" : "upload_abc_queue_h", ms_since(t));
     if (!slot && !plan.abc_in_sequence) {
       t = Clock::now();
-      im.upload_witness_at(wv, 0, asg->aux.data(), key->n_aux);
+      im.upload_witness_at(wv, 0, asg->aux.data(), key->n_aux, ahead_ptr);
       st.emplace_back("upload_aux", ms_since(t));
     }
     t = Clock::now();
@@ -915,16 +949,12 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
     const bool side_l = plan.side_l && !res->l && key->n_aux > 0;
     StageTimes side_st;
     G1 side_l_sum = G1::infinity();
-    // The host witness is read for the last time by its upload (beside H, or before it with the rows or a
-    // slot): from then on its owner may free it while the MSMs run. Not with B_G2 on the CPU, whose
-    // scalars come from it after this call.
-    const bool release = aux_read && !im.g2_pool;
     auto beside_h = [&] {
       auto t0 = Clock::now();
       if (aux_beside) {
-        im.upload_witness_at(wv, 0, asg->aux.data(), key->n_aux, true);
+        im.upload_witness_at(wv, 0, asg->aux.data(), key->n_aux, ahead_ptr, true);
         side_st.emplace_back("upload_aux_beside_h", ms_since(t0));
-        if (release) aux_read();
+        if (release && !ahead) aux_read();
       }
       if (!side_l) return;
       t0 = Clock::now();
@@ -968,7 +998,7 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
       return out;
     };
 
-    if (release && !aux_beside) aux_read();
+    if (release && !aux_beside && !ahead) aux_read();
     t = Clock::now();
     s.h = run(res->h, im.stream_g1, res->host_g1(KeyVector::kH), a.data(), h_len);
     trace_memory(st, "msm_h", dev);

@@ -2,8 +2,10 @@
 // unpacking the tests compare the device's against.
 #include "cuda/witness_pack.hpp"
 
+#include <string>
 #include <vector>
 
+#include "util/error.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::cuda {
@@ -68,6 +70,26 @@ size_t pack_witness(const Fr* src, size_t n, void* out, size_t cap, ThreadPool& 
       },
       1);
   return at + total * sizeof(Fr);
+}
+
+std::optional<PackedWitness> pack_witness_ahead(const Fr* src, size_t n, size_t piece, ThreadPool& pool) {
+  if (piece == 0 || piece % 16 != 0)
+    throw Error(ErrorCode::kInvalidArgument, "pack_witness_ahead: a piece of " + std::to_string(piece) +
+                                                 " values is not a multiple of 16");
+  PackedWitness pw;
+  pw.n = n;
+  pw.piece = piece;
+  const size_t pieces = (n + piece - 1) / piece, cap = piece * sizeof(Fr) / 4;
+  pw.bytes.reset(new uint64_t[pieces * cap / sizeof(uint64_t)]);  // not value-initialised: untouched pages
+  pw.at.assign(1, 0);
+  for (size_t off = 0; off < n; off += piece) {
+    const size_t used = pw.at.back();
+    const size_t bytes = pack_witness(src + off, std::min(piece, n - off),
+                                      reinterpret_cast<char*>(pw.bytes.get()) + used, cap, pool);
+    if (bytes == 0) return std::nullopt;
+    pw.at.push_back(used + bytes);
+  }
+  return pw;
 }
 
 void unpack_witness(const void* packed, size_t n, Fr* out) {

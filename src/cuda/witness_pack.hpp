@@ -8,6 +8,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
 
 #include "ff/bls12_381.hpp"
 #include "ff/platform.hpp"
@@ -48,6 +51,24 @@ CUZK_HD Fr unpack_value(uint32_t tags, uint32_t off, const Fr* values, unsigned 
 /// Packs src[0..n) into out (cap bytes, 32-byte aligned) on `pool`: returns the packed size, or 0 when it
 /// would exceed cap (the piece is then sent as it is). Reads src once, and its kPackValue entries twice.
 size_t pack_witness(const Fr* src, size_t n, void* out, size_t cap, ThreadPool& pool);
+
+/// A witness packed ahead of its uploads, outside the GPU mutex (pack_witness_ahead): n values in pieces
+/// of `piece` values (the last one shorter), piece k packed in bytes[at[k], at[k + 1]).
+struct PackedWitness {
+  size_t n = 0, piece = 0;
+  std::vector<size_t> at;
+  std::unique_ptr<uint64_t[]> bytes;  // pieces × piece × 8 bytes reserved; at.back() written
+  /// Piece k's packed bytes.
+  const void* data(size_t k) const { return reinterpret_cast<const char*>(bytes.get()) + at[k]; }
+  size_t pieces() const { return at.size() - 1; }
+};
+
+/// Packs src[0..n) in pieces of `piece` values (a positive multiple of 16) on `pool`, each into at most a
+/// quarter of its bytes (piece × 8, the cap of UploadStaging::upload_packed_at), one after another. Returns
+/// std::nullopt as soon as a piece does not pack that small (a dense witness then crosses as it is). The
+/// reservation's pages beyond what the pieces take are never written: a PoRep partition's 4.2 GB of aux
+/// values take ~0.2 GB of memory.
+std::optional<PackedWitness> pack_witness_ahead(const Fr* src, size_t n, size_t piece, ThreadPool& pool);
 
 /// out[0..n) ← the values of a packed piece (the host's reference of the device's unpack kernel).
 void unpack_witness(const void* packed, size_t n, Fr* out);

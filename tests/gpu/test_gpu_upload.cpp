@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "cuda/gpu.hpp"
@@ -105,9 +106,9 @@ TEST(GpuUpload, BackToBackUploadsIntoOneVectorKeepEachOther) {
 }
 
 /// A witness-like vector of n values: mostly 0 and 1, a `dense` fraction of random values, and the edge
-/// values r − 1 and 2 (and a value whose bytes differ from one's in the last limb only) sprinkled in; a
-/// run of dense values in the middle (a piece that does not pack).
-std::vector<Fr> witness_like(size_t n, double dense, uint64_t seed) {
+/// values r − 1 and 2 (and a value whose bytes differ from one's in the last limb only) sprinkled in; with
+/// `dense_run`, a run of n/8 dense values in the middle (a piece that does not pack).
+std::vector<Fr> witness_like(size_t n, double dense, uint64_t seed, bool dense_run = true) {
   std::vector<Fr> w = fast_random<Fr>(n, seed);
   uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
   Fr near_one = Fr::one();
@@ -115,7 +116,7 @@ std::vector<Fr> witness_like(size_t n, double dense, uint64_t seed) {
   for (size_t i = 0; i < n; i++) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
     const double u = (double)(x >> 11) / 9007199254740992.0;
-    if (i >= n / 2 && i < n / 2 + n / 8) continue;  // the dense run
+    if (dense_run && i >= n / 2 && i < n / 2 + n / 8) continue;
     if (u < dense) continue;
     const unsigned k = (unsigned)(x % 64);
     w[i] = k == 0    ? -Fr::one()
@@ -158,6 +159,42 @@ TEST(WitnessPackEmulated, PackingGivesBackEveryByte) {
             (size_t{1} << 16) / 2 + values * sizeof(Fr));
 }
 
+TEST(WitnessPackEmulated, PackedAheadGivesBackEveryPiece) {
+  ThreadPool pool(3);
+  for (size_t n : {size_t{1}, size_t{127}, size_t{4097}, size_t{70001}, size_t{300000}}) {
+    for (size_t piece : {size_t{128}, size_t{4096}, size_t{32768}}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", pieces of " + std::to_string(piece));
+      const std::vector<Fr> want = witness_like(n, 0.02, 5 + n, false);
+      const std::optional<cuda::PackedWitness> pw = cuda::pack_witness_ahead(want.data(), n, piece, pool);
+      ASSERT_TRUE(pw.has_value());
+      ASSERT_EQ(pw->n, n);
+      ASSERT_EQ(pw->pieces(), (n + piece - 1) / piece);
+      std::vector<Fr> got(n, Fr::from_u64(5));
+      size_t values = 0;
+      for (size_t k = 0; k < pw->pieces(); k++) {
+        const size_t len = std::min(piece, n - k * piece);
+        size_t piece_values = 0;
+        for (size_t i = k * piece; i < k * piece + len; i++)
+          piece_values += !(want[i] == Fr::zero()) && !(want[i] == Fr::one());
+        // each piece as pack_witness makes it, at most a quarter of its bytes
+        EXPECT_EQ(pw->at[k + 1] - pw->at[k], cuda::packed_values_at(len) + piece_values * sizeof(Fr));
+        EXPECT_LE(pw->at[k + 1] - pw->at[k], piece * sizeof(Fr) / 4);
+        cuda::unpack_witness(pw->data(k), len, got.data() + k * piece);
+        values += piece_values;
+      }
+      EXPECT_EQ(std::memcmp(got.data(), want.data(), n * sizeof(Fr)), 0);
+      EXPECT_LT(values, n / 10 + 2);
+    }
+  }
+  // A piece too dense to pack: no packed witness at all (it crosses as it is).
+  const std::vector<Fr> run = witness_like(70001, 0.02, 9, true);
+  EXPECT_FALSE(cuda::pack_witness_ahead(run.data(), run.size(), 4096, pool).has_value());
+  EXPECT_TRUE(cuda::pack_witness_ahead(run.data(), 0, 4096, pool).has_value());
+  // Pieces must be whole tag words.
+  EXPECT_THROW(cuda::pack_witness_ahead(run.data(), run.size(), 0, pool), Error);
+  EXPECT_THROW(cuda::pack_witness_ahead(run.data(), run.size(), 100, pool), Error);
+}
+
 TEST(GpuUpload, PackedUploadsLandWhatPlainOnesDo) {
   CUZK_REQUIRE_GPU();
   ThreadPool pool(4);
@@ -178,6 +215,16 @@ TEST(GpuUpload, PackedUploadsLandWhatPlainOnesDo) {
             cuda::synchronize(0);
             staging.upload_packed_at(d, pad, want.data(), n, pool, host_wait);
             expect_placed(d.download(), want, pad);
+            // packed ahead, in the staging's pieces (of a witness with no dense run: it would make none)
+            const size_t per = staging.packed_piece();
+            if (per < 16 || dense > 0.5) continue;  // no pieces; 60 % dense: most pieces do not pack
+            const std::vector<Fr> bits = witness_like(n, dense, 13 + n, false);
+            const std::optional<cuda::PackedWitness> pw = cuda::pack_witness_ahead(bits.data(), n, per, pool);
+            ASSERT_TRUE(pw.has_value());
+            d.zero_from(0);
+            cuda::synchronize(0);
+            staging.upload_packed_at(d, pad, *pw, pool, host_wait);
+            expect_placed(d.download(), bits, pad);
           }
         }
       }
@@ -195,6 +242,15 @@ TEST(GpuUpload, PackedUploadsLandWhatPlainOnesDo) {
   EXPECT_EQ(std::memcmp(got.data() + inputs.size(), aux.data(), aux.size() * sizeof(Fr)), 0);
   cuda::DeviceFrVec small(10);
   EXPECT_THROW(staging.upload_packed_at(small, 8, aux.data(), 3, pool), Error);
+  // packed ahead: out of range, or in pieces larger than the staging's, refused
+  const auto pw = cuda::pack_witness_ahead(aux.data(), 3, 16, pool);
+  ASSERT_TRUE(pw.has_value());
+  EXPECT_THROW(staging.upload_packed_at(small, 8, *pw, pool), Error);
+  const std::vector<Fr> bits = witness_like(1000, 0.0, 4, false);
+  const auto big = cuda::pack_witness_ahead(bits.data(), bits.size(), staging.packed_piece() * 2, pool);
+  ASSERT_TRUE(big.has_value());
+  cuda::DeviceFrVec room(1000);
+  EXPECT_THROW(staging.upload_packed_at(room, 0, *big, pool), Error);
 }
 
 }  // namespace
