@@ -510,10 +510,11 @@ struct GpuBackend::Impl {
     RowsInputs(Impl& im, const Assignment& asg, const cuda::PackedWitness* ahead, cuda::ChunkPipe& p)
         : pipe(p),
           table(asg.rows->table.size(), im.opt.device),
-          w(asg.inputs.size() + asg.aux.size(), im.opt.device) {
+          w(asg.inputs.size() + (ahead ? ahead->n : asg.aux.size()), im.opt.device) {
       table.upload(asg.rows->table);
       im.upload_at(w, 0, asg.inputs.data(), asg.inputs.size());
-      im.upload_witness_at(w, asg.inputs.size(), asg.aux.data(), asg.aux.size(), ahead);
+      // packed ahead, the host aux may be gone already (aux_read)
+      im.upload_witness_at(w, asg.inputs.size(), asg.aux.data(), ahead ? ahead->n : asg.aux.size(), ahead);
     }
     /// out ← the rows of m applied to the witness.
     void evaluate(const CompactMatrix& m, cuda::DeviceFrVec& out) const {

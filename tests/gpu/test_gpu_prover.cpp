@@ -308,9 +308,10 @@ TEST(GpuProver, SideStreamBesideTheHMsmProvesTheSame) {
 
 TEST(GpuProver, WitnessOverwrittenAfterItsLastReadProvesTheSame) {
   // ProveOptions::aux_read, where the engine frees a partition's witness while its MSMs run: here every
-  // aux value is overwritten in the callback instead, so a read after it would change the proof. Resident
-  // and side-stream plans, witness and deferred assignments, byte-identical to the CPU; with B_G2 on the
-  // CPU (which reads the witness after start()) the callback never comes.
+  // aux value is overwritten in the callback, so a read after it would change the proof, or the values
+  // are freed as the engine frees them (a size read after it would change the call). Resident and
+  // side-stream plans and the floor, witness and deferred assignments, byte-identical to the CPU; with B_G2
+  // on the CPU (which reads the witness after start()) the callback never comes.
   CUZK_REQUIRE_GPU();
   ScopedEnv chunk("CUZK_STREAM_CHUNK_BYTES", std::to_string(777 * 192));
   const Circuit c = synthetic_circuit(14, 11);
@@ -319,26 +320,38 @@ TEST(GpuProver, WitnessOverwrittenAfterItsLastReadProvesTheSame) {
   const DeviceShape sh = device_shape(*c.key);
   size_t side = plan_device(sh, 0).min_budget;
   while (!plan_device(sh, side).side_l && !plan_device(sh, side).all_resident()) side += 64 << 10;
-  for (size_t budget : {size_t{0}, side})
+  // and the floor with the rows: rows streamed, the witness crossing under the GPU mutex (packed ahead
+  // of it with CUZK_UPLOAD_PACK=2)
+  DeviceShape with_rows = sh;
+  with_rows.rows_bytes = rows->bytes();
+  with_rows.rows_table_bytes = rows->table.size() * sizeof(Fr);
+  with_rows.ntt_table_bytes = cuda::GpuNtt::max_table_bytes(sh.log_n);
+  const size_t floor = plan_device(with_rows, 0).min_budget;
+  ASSERT_TRUE(plan_device(with_rows, floor).rows_streamed);
+  for (size_t budget : {size_t{0}, side, floor})
     for (bool g2_on_cpu : {false, true})
-      for (bool deferred : {false, true}) {
-        SCOPED_TRACE(testing::Message()
-                     << "budget " << budget << " g2_on_cpu " << g2_on_cpu << " deferred " << deferred);
-        GpuBackendOptions o;
-        o.mem_budget = budget;
-        o.g2_on_cpu = g2_on_cpu;
-        GpuBackend gpu(o);
-        auto asg = std::make_shared<Assignment>(deferred ? deferred_assignment(rows, c.w, cpu().pool())
-                                                         : c.assignment());
-        ProveOptions opt = fixed_rs();
-        int calls = 0;
-        opt.aux_read = [&](size_t) {
-          calls++;
-          for (Fr& v : asg->aux.vec()) v = Fr::from_u64(7);
-        };
-        EXPECT_EQ(prove_finalize(prove_start(c.key, {asg}, gpu, opt))[0].proof, want);
-        EXPECT_EQ(calls, g2_on_cpu ? 0 : 1);
-      }
+      for (bool deferred : {false, true})
+        for (bool free : {false, true}) {
+          SCOPED_TRACE(testing::Message() << "budget " << budget << " g2_on_cpu " << g2_on_cpu << " deferred "
+                                          << deferred << (free ? " freed" : " overwritten"));
+          GpuBackendOptions o;
+          o.mem_budget = budget;
+          o.g2_on_cpu = g2_on_cpu;
+          GpuBackend gpu(o);
+          auto asg = std::make_shared<Assignment>(deferred ? deferred_assignment(rows, c.w, cpu().pool())
+                                                           : c.assignment());
+          ProveOptions opt = fixed_rs();
+          int calls = 0;
+          opt.aux_read = [&](size_t) {
+            calls++;
+            if (free)
+              asg->aux = Scalars();
+            else
+              for (Fr& v : asg->aux.vec()) v = Fr::from_u64(7);
+          };
+          EXPECT_EQ(prove_finalize(prove_start(c.key, {asg}, gpu, opt))[0].proof, want);
+          EXPECT_EQ(calls, g2_on_cpu ? 0 : 1);
+        }
 }
 
 TEST(GpuProver, WorkersShareOneGpu) {
