@@ -6,10 +6,12 @@
 #include <malloc.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <mutex>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "engine/engine.hpp"
@@ -565,6 +567,41 @@ TEST(EnginePipeline, MimcJobsOfSeveralPartitionsAllVerify) {
   EXPECT_NE(m.find("cuzk_jobs_total{state=\"completed\"} 3"), std::string::npos) << m;
   EXPECT_NE(m.find("cuzk_partition_gpu_ms_count 6"), std::string::npos);
   EXPECT_NE(m.find("cuzk_gpu_busy_fraction{device=\"0\",name=\"cpu\"}"), std::string::npos);
+}
+
+TEST(EnginePipeline, EachPartitionLogsItsBackendStagesAtDebugLevel) {
+  // partition_stages: the job, the partition and one field per backend stage, in ms.
+  std::mutex mu;
+  std::vector<LogEvent> events;
+  EngineConfig cfg = Fixture::small_config();
+  cfg.log = [&](const LogEvent& e) {
+    std::lock_guard g(mu);
+    if (e.event == "partition_stages") events.push_back(e);
+  };
+  Fixture f(std::move(cfg));
+  const std::string id = f.engine.submit(mimc_job(2)).job_id;
+  auto r = f.engine.await(id);
+  ASSERT_TRUE(r);
+  f.expect_valid(*r, 2);
+  std::lock_guard g(mu);
+  ASSERT_EQ(events.size(), 2u);
+  std::set<std::string> partitions;
+  for (const LogEvent& e : events) {
+    EXPECT_EQ(e.level, LogLevel::kDebug);
+    ASSERT_GE(e.fields.size(), 4u) << e.logfmt();
+    EXPECT_EQ(e.fields[0], std::make_pair(std::string("job"), id));
+    EXPECT_EQ(e.fields[1].first, "partition");
+    partitions.insert(e.fields[1].second);
+    bool epilogue = false;
+    for (size_t i = 2; i < e.fields.size(); i++) {
+      char* end = nullptr;
+      const double ms = std::strtod(e.fields[i].second.c_str(), &end);
+      EXPECT_TRUE(end && *end == 0 && ms >= 0) << e.logfmt();
+      epilogue |= e.fields[i].first == "epilogue";
+    }
+    EXPECT_TRUE(epilogue) << e.logfmt();
+  }
+  EXPECT_EQ(partitions, (std::set<std::string>{"0", "1"}));
 }
 
 TEST(EnginePipeline, CorruptWitnessAndUnknownCircuitFailOnlyTheirJob) {

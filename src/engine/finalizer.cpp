@@ -75,6 +75,12 @@ void Finalizers::run() {
             {"gpu_ms", fmt_ms(t.gpu_ms)},
             {"b_g2_ms", fmt_ms(t.b_g2_ms)},
             {"epilogue_ms", fmt_ms(t.epilogue_ms)}});
+    // Where the partition's time went, stage by stage as its backend timed it (ms; debug level: the GPU
+    // backend's stages are about 25 a partition).
+    std::vector<std::pair<std::string, std::string>> stages{{"job", job.id},
+                                                            {"partition", std::to_string(task->index)}};
+    for (const auto& [name, ms] : res.stages) stages.emplace_back(name, fmt_ms(ms));
+    p_.log(LogLevel::kDebug, "partition_stages", std::move(stages));
     const uint32_t index = task->index;
     task.reset();  // free the partition's memory before the job completes
     p_.tracker.partition_done(job, index, std::move(res), t);
