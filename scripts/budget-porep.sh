@@ -8,6 +8,7 @@
 # process's peak host RSS (VmHWM). Logs and a summary in OUT.
 #   scripts/budget-porep.sh CUZK OUT [WORK=/tmp/porep]
 #   PROVE_BUDGETS=16GiB DAEMON_BUDGETS=16GiB,resident JOBS=3 GW=2 SYNTH_WORKERS=2 SYNTH_THREADS=8
+#   LOG_LEVEL=debug: the daemons log each partition's backend stages (partition_stages)
 #   MEMORY_MAX=64G: the daemons run in a cgroup v2 of that memory.max (as systemd's MemoryMax; needs a
 #   writable /sys/fs/cgroup), whose peak (memory.peak) and OOM kills are reported beside each run
 set -uo pipefail
@@ -75,6 +76,8 @@ synthesis_lookahead = 2
 [srs]
 param_cache = "$W"
 verify_subgroup = false
+[logging]
+level = "${LOG_LEVEL:-info}"
 TOML
   smi_start "daemon_$B"
   CG=""
