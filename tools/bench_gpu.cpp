@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
@@ -239,20 +240,32 @@ int bench_gpu_upload(double gib, int reps) {
   std::printf("%.2f GB (%zu elements of Fr) host -> device, median of %d after a warm-up\n", gb, n, reps);
   std::printf("%-44s %10s %8s %6s\n", "variant", "ms", "GB/s", "check");
   bool ok = true;
-  // Times `up` (which must return once the data is on the device), then checks 4096 spread elements.
-  auto row = [&](const std::string& name, const std::function<void()>& up) {
+  // The median time (ms) of `reps` runs of fn after one warm-up, each after prep (untimed).
+  auto median_ms = [&](const std::function<void()>& prep, const std::function<void()>& fn) {
     std::vector<double> ms;
     for (int r = 0; r <= reps; r++) {
-      dst.zero_from(0);
-      cuda::synchronize(0);
+      if (prep) prep();
       const auto t0 = std::chrono::steady_clock::now();
-      up();
+      fn();
       const double t =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (r > 0) ms.push_back(t);
     }
     std::sort(ms.begin(), ms.end());
-    const double med = ms[ms.size() / 2];
+    return ms[ms.size() / 2];
+  };
+  auto print_row = [&](const std::string& name, double med, const char* check) {
+    std::printf("%-44s %10.1f %8.2f %6s\n", name.c_str(), med, gb / (med / 1e3), check);
+    std::fflush(stdout);
+  };
+  // Times `up` (which must return once the data is on the device), then checks 4096 spread elements.
+  auto row = [&](const std::string& name, const std::function<void()>& up) {
+    const double med = median_ms(
+        [&] {
+          dst.zero_from(0);
+          cuda::synchronize(0);
+        },
+        up);
     cuda::synchronize(0);
     const std::vector<Fr> got = dst.download();
     size_t bad = 0;
@@ -262,8 +275,11 @@ int bench_gpu_upload(double gib, int reps) {
     }
     bad += !(got[n - 1] == host[n - 1]);
     ok = ok && bad == 0;
-    std::printf("%-44s %10.1f %8.2f %6s\n", name.c_str(), med, gb / (med / 1e3), bad ? "WRONG" : "ok");
-    std::fflush(stdout);
+    print_row(name, med, bad ? "WRONG" : "ok");
+  };
+  // Host work alone (no device).
+  auto host_row = [&](const std::string& name, const std::function<void()>& fn) {
+    print_row(name, median_ms({}, fn), "-");
   };
   row("cudaMemcpy from pageable (driver staging)", [&] { dst.upload(host.data()); });
   {
@@ -276,21 +292,10 @@ int bench_gpu_upload(double gib, int reps) {
     ThreadPool pool(threads);
     cuda::PinnedBuffer stage(size_t{64} << 20);
     const size_t per = stage.size() / sizeof(Fr);
-    std::vector<double> ms;
-    for (int r = 0; r <= reps; r++) {
-      const auto t0 = std::chrono::steady_clock::now();
-      for (size_t off = 0; off < n; off += per) {
-        const size_t len = std::min(per, n - off);
-        parallel_memcpy(pool, stage.data(), host.data() + off, len * sizeof(Fr));
-      }
-      const double t =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      if (r > 0) ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    std::printf("%-44s %10.1f %8.2f %6s\n",
-                ("host memcpy only, 64 MiB, " + std::to_string(threads) + " threads").c_str(),
-                ms[ms.size() / 2], gb / (ms[ms.size() / 2] / 1e3), "-");
+    host_row("host memcpy only, 64 MiB, " + std::to_string(threads) + " threads", [&] {
+      for (size_t off = 0; off < n; off += per)
+        parallel_memcpy(pool, stage.data(), host.data() + off, std::min(per, n - off) * sizeof(Fr));
+    });
   }
   // UploadStaging as the GPU backend uses it (64 MiB x 2, an 8-part copy on 8 threads), and variants.
   struct Variant {
@@ -329,24 +334,15 @@ int bench_gpu_upload(double gib, int reps) {
         [&] { staging.upload_packed_at(dst, 0, host.data(), n, pool, true); });
     // Packed ahead (CUZK_UPLOAD_PACK=2): the packing, outside the GPU mutex, then the crossing under it.
     std::optional<cuda::PackedWitness> pw;
-    std::vector<double> ms;
-    for (int r = 0; r <= reps; r++) {
-      const auto t0 = std::chrono::steady_clock::now();
-      pw = cuda::pack_witness_ahead(host.data(), n, staging.packed_piece(), pool);
-      const double t =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      if (r > 0) ms.push_back(t);
+    host_row("host packing ahead only, " + std::to_string(threads) + " threads",
+             [&] { pw = cuda::pack_witness_ahead(host.data(), n, staging.packed_piece(), pool); });
+    if (!pw) {
+      std::printf("the witness did not pack ahead\n");
+      ok = false;
     }
-    std::sort(ms.begin(), ms.end());
-    std::printf("%-44s %10.1f %8.2f %6s\n",
-                ("host packing ahead only, " + std::to_string(threads) + " threads").c_str(),
-                ms[ms.size() / 2], gb / (ms[ms.size() / 2] / 1e3), pw ? "-" : "none");
-    if (pw) {
-      dst.zero_from(0);
-      cuda::synchronize(0);  // the zeros land before the copy stream writes
+    if (pw)
       row("Witness 3 % dense, packed ahead, " + std::to_string(threads) + " threads",
           [&] { staging.upload_packed_at(dst, 0, *pw, pool, true); });
-    }
   }
   print_memory();
   return ok ? 0 : 1;
