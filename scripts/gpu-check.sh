@@ -9,7 +9,8 @@
 #   NTT_SWEEP_MAX=20                     largest size of the NTT sweep (GpuNttSweep.*; default 27)
 #   PTX_BIN=.gpu-ptx80 [PTX_FILTER=..]   also run the GPU tests built as compute_80 PTX only, JIT-compiled here
 #                                        (the code sm_80/86/89 cards run); checks the binary has no SASS
-#   SKIP_SANITIZERS=1 SKIP_REPEAT=1      leave out the compute-sanitizer runs / the repeat test
+#   SKIP_SANITIZERS=1 SKIP_REPEAT=1 SKIP_PACKED=1   leave out the compute-sanitizer runs / the repeat test /
+#                                       the prover tests with the packed witness uploads
 #   ANCHOR=1 ANCHOR_REPS=7               after cuzk's NTT and MSM bench, sppark's (scripts/sppark-anchor.sh: builds
 #                                        tools/sppark_anchor from checkouts in .anchor/sppark and .anchor/blst)
 #   PROVE="20 24 26" PROVE_REPS=3 PROVE_PARTITIONS=6   `cuzk bench prove --device gpu` at those sizes (needs
@@ -41,6 +42,17 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
     --gtest_filter="${GTEST_FILTER:-*}" 2>&1 | tee "$OUT/tests.log"
   rc=${PIPESTATUS[0]}; [ "$rc" = 0 ] || status=1
   echo "cuzk_gpu_tests exit $rc"
+fi
+
+# The packed witness uploads (CUZK_UPLOAD_PACK=1: packed while crossing; 2: packed ahead of the GPU mutex;
+# off by default, docs/PERFORMANCE.md §30): the prover tests whose witness crosses in each layout.
+if [ "${SKIP_PACKED:-0}" != 1 ]; then
+  for mode in 1 2; do
+    CUZK_UPLOAD_PACK=$mode "$BIN/cuzk_gpu_tests" \
+      --gtest_filter='GpuProver.EveryDevicePlanProvesTheSame:GpuProver.WitnessOverwritten*' > "$OUT/packed$mode.log" 2>&1
+    rc=$?; [ "$rc" = 0 ] || status=1
+    echo "prover tests with CUZK_UPLOAD_PACK=$mode exit $rc"
+  done
 fi
 
 # The code a pre-Hopper card runs: PTX_BIN holds the GPU tests built as compute_80 PTX only
