@@ -2,6 +2,7 @@
 // checked against the circom/snarkjs fixtures in tests/data (README.md there) for real values,
 // byte-exact round trips, and corrupt inputs that must throw cuzk::Error naming the problem.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -11,8 +12,6 @@
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <unistd.h>
 
 #include "ec/pairing.hpp"
 #include "ff/bytes.hpp"
@@ -44,9 +43,8 @@ class TempDir {
  public:
   TempDir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::path(::testing::TempDir()) /
-           ("cuzk_fmt_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
-            std::to_string(::getpid()));
+    dir_ = fs::path(::testing::TempDir()) / ("cuzk_fmt_" + std::string(info->test_suite_name()) + "_" +
+                                             info->name() + "_" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -123,7 +121,8 @@ TEST(FormatDecimal, KnownValues) {
   EXPECT_FALSE(decimal_to_limbs("-1", l, 2));
 
   const std::string p =
-      "4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559787";
+      "400240955522166739341778982573590415655688281993900788533205813612403165049083786444268762912901566403"
+      "7894272559787";
   uint8_t be[48];
   ASSERT_TRUE(decimal_to_be_bytes(p, be));
   EXPECT_EQ(be[0], 0x1a);
@@ -199,7 +198,8 @@ TEST(FormatBinFile, HeaderErrors) {
                {"unsupported .zkey version 1 (expected 2)"});
   auto bin = good;
   bin[0] = 0;
-  expect_error([&] { BinFile::from_bytes(bin, "f", "zkey", 1); }, ErrorCode::kInvalidFile, {"wrong magic 0x006b6579"});
+  expect_error([&] { BinFile::from_bytes(bin, "f", "zkey", 1); }, ErrorCode::kInvalidFile,
+               {"wrong magic 0x006b6579"});
   auto trailing = good;
   trailing.push_back(0);
   expect_error([&] { BinFile::from_bytes(trailing, "f", "zkey", 1); }, ErrorCode::kInvalidFile,
@@ -212,11 +212,13 @@ TEST(FormatBinFile, HeaderErrors) {
                {"truncated: file has 0 bytes"});
   auto huge = good;
   huge[12 + 11] = 0xff;  // size ≈ 2^63: must not overflow the bounds check
-  expect_error([&] { BinFile::from_bytes(huge, "f", "zkey", 1); }, ErrorCode::kInvalidFile, {"truncated: section 1 claims"});
+  expect_error([&] { BinFile::from_bytes(huge, "f", "zkey", 1); }, ErrorCode::kInvalidFile,
+               {"truncated: section 1 claims"});
 }
 
 TEST(FormatBinFile, MissingFileIsIoError) {
-  expect_error([] { BinFile::open("/nonexistent/x.zkey", "zkey", 1); }, ErrorCode::kIo, {"/nonexistent/x.zkey"});
+  expect_error([] { BinFile::open("/nonexistent/x.zkey", "zkey", 1); }, ErrorCode::kIo,
+               {"/nonexistent/x.zkey"});
   expect_error([] { read_zkey("/nonexistent/x.zkey"); }, ErrorCode::kIo, {"cannot open"});
 }
 
@@ -254,7 +256,8 @@ TEST(FormatBinFile, StreamingWriterIsAtomic) {
   // write_file_atomic replaces an existing file.
   write_file_atomic(p, std::string("hello"));
   EXPECT_EQ(text_of(p), "hello");
-  expect_error([&] { write_file_atomic(tmp / "no/such/dir/f", std::string("x")); }, ErrorCode::kIo, {"no/such/dir/f"});
+  expect_error([&] { write_file_atomic(tmp / "no/such/dir/f", std::string("x")); }, ErrorCode::kIo,
+               {"no/such/dir/f"});
 }
 
 TEST(FormatAtomicFile, SetOfFilesIsWrittenTogether) {
@@ -359,7 +362,8 @@ TEST(FormatR1cs, BadInputs) {
   // bn128's scalar field prime in place of BLS12-381's r
   auto bn = good;
   uint8_t bn_r[32];
-  ASSERT_TRUE(decimal_to_be_bytes("21888242871839275222246405745257275088548364400416034343698204186575808495617", bn_r));
+  ASSERT_TRUE(decimal_to_be_bytes(
+      "21888242871839275222246405745257275088548364400416034343698204186575808495617", bn_r));
   for (int i = 0; i < 32; i++) bn[h + 4 + i] = bn_r[31 - i];
   expect_error([&] { write_and_read(bn); }, ErrorCode::kInvalidFile,
                {"x.r1cs: section 1 (header)", "bn128 scalar field prime r", "expected the BLS12-381"});
@@ -372,7 +376,8 @@ TEST(FormatR1cs, BadInputs) {
   // a coefficient ≥ r
   auto coef = good;
   for (int i = 0; i < 32; i++) coef[c + 8 + i] = 0xff;
-  expect_error([&] { write_and_read(coef); }, ErrorCode::kInvalidFile, {"coefficient is not below the Fr modulus r"});
+  expect_error([&] { write_and_read(coef); }, ErrorCode::kInvalidFile,
+               {"coefficient is not below the Fr modulus r"});
   // a term count that overruns the section
   auto terms = good;
   terms[c] = 5;
@@ -395,7 +400,8 @@ TEST(FormatR1cs, BadInputs) {
     if (id == 3) p.resize(24);
     return true;
   });
-  expect_error([&] { write_and_read(s3); }, ErrorCode::kInvalidFile, {"section 3 (wire to label map)", "expected nWires"});
+  expect_error([&] { write_and_read(s3); }, ErrorCode::kInvalidFile,
+               {"section 3 (wire to label map)", "expected nWires"});
   // wrong magic / version
   auto magic = good;
   magic[0] = 'x';
@@ -453,9 +459,11 @@ TEST(FormatWtns, BadInputs) {
   // bn128 prime
   auto bn = good;
   uint8_t bn_r[32];
-  ASSERT_TRUE(decimal_to_be_bytes("21888242871839275222246405745257275088548364400416034343698204186575808495617", bn_r));
+  ASSERT_TRUE(decimal_to_be_bytes(
+      "21888242871839275222246405745257275088548364400416034343698204186575808495617", bn_r));
   for (int i = 0; i < 32; i++) bn[h + 4 + i] = bn_r[31 - i];
-  expect_error([&] { write_and_read(bn); }, ErrorCode::kInvalidFile, {"prime is the bn128 scalar field prime r"});
+  expect_error([&] { write_and_read(bn); }, ErrorCode::kInvalidFile,
+               {"prime is the bn128 scalar field prime r"});
   // nWitness disagrees with the values section
   auto cnt = good;
   cnt[h + 36] = 5;
@@ -465,7 +473,8 @@ TEST(FormatWtns, BadInputs) {
   expect_error([&] { read_wtns(data("tiny/mul.r1cs")); }, ErrorCode::kInvalidFile, {"wrong magic \"r1cs\""});
   auto v1 = good;
   v1[4] = 1;
-  expect_error([&] { write_and_read(v1); }, ErrorCode::kInvalidFile, {"unsupported .wtns version 1 (expected 2)"});
+  expect_error([&] { write_and_read(v1); }, ErrorCode::kInvalidFile,
+               {"unsupported .wtns version 1 (expected 2)"});
 }
 
 TEST(FormatWtns, EveryPrefixThrows) {
@@ -488,7 +497,8 @@ void expect_coefs_match_r1cs(const Zkey& zk, const R1cs& r) {
   for (uint32_t m = 0; m < 2; m++) {
     const SparseMatrix& s = m == 0 ? r.a : r.b;
     for (uint32_t j = 0; j < s.rows(); j++)
-      for (uint64_t t = s.row_offsets[j]; t < s.row_offsets[j + 1]; t++) want.push_back({m, j, s.cols[t], s.vals[t]});
+      for (uint64_t t = s.row_offsets[j]; t < s.row_offsets[j + 1]; t++)
+        want.push_back({m, j, s.cols[t], s.vals[t]});
   }
   for (uint32_t i = 0; i <= r.n_public(); i++) want.push_back({0, r.n_constraints + i, i, Fr::one()});
   auto key = [](const ZkeyCoef& c) { return std::tuple(c.matrix, c.constraint, c.signal); };
@@ -595,10 +605,12 @@ TEST(FormatZkey, BadInputs) {
   // q = bn128's base field prime (n8q stays 48: the high bytes are zero)
   auto bn = good;
   uint8_t q[48];
-  ASSERT_TRUE(decimal_to_be_bytes("21888242871839275222246405745257275088696311157297823662689037894645226208583", q));
+  ASSERT_TRUE(decimal_to_be_bytes(
+      "21888242871839275222246405745257275088696311157297823662689037894645226208583", q));
   for (int i = 0; i < 48; i++) bn[h + 4 + i] = q[47 - i];
-  expect_error([&] { write_and_read(bn); }, ErrorCode::kInvalidFile,
-               {"x.zkey: section 2 (groth16 header)", "q is the bn128 base field prime q", "expected the BLS12-381"});
+  expect_error(
+      [&] { write_and_read(bn); }, ErrorCode::kInvalidFile,
+      {"x.zkey: section 2 (groth16 header)", "q is the bn128 base field prime q", "expected the BLS12-381"});
   // r swapped for p's low bytes → an unknown prime
   auto rr = good;
   rr[h + 4 + 48 + 4] ^= 2;
@@ -606,7 +618,8 @@ TEST(FormatZkey, BadInputs) {
   // protocol 2 = plonk
   auto plonk = good;
   plonk[section_offset(good, 1)] = 2;
-  expect_error([&] { write_and_read(plonk); }, ErrorCode::kInvalidFile, {"section 1 (protocol)", "protocol 2 (plonk) is not groth16"});
+  expect_error([&] { write_and_read(plonk); }, ErrorCode::kInvalidFile,
+               {"section 1 (protocol)", "protocol 2 (plonk) is not groth16"});
   // domainSize not a power of two
   auto dom = good;
   dom[h + 4 + 48 + 4 + 32 + 8] = 3;
@@ -629,8 +642,10 @@ TEST(FormatZkey, BadInputs) {
   expect_error([&] { write_and_read(hoff); }, ErrorCode::kInvalidFile, {"alpha_1", "not on the curve"});
   // a coordinate ≥ p
   auto big = good;
-  std::fill(big.begin() + (long)(section_offset(good, 9)), big.begin() + (long)(section_offset(good, 9) + 48), 0xff);
-  expect_error([&] { write_and_read(big); }, ErrorCode::kInvalidFile, {"section 9 (H) point 0", "not below the field modulus p"});
+  std::fill(big.begin() + (long)(section_offset(good, 9)), big.begin() + (long)(section_offset(good, 9) + 48),
+            0xff);
+  expect_error([&] { write_and_read(big); }, ErrorCode::kInvalidFile,
+               {"section 9 (H) point 0", "not below the field modulus p"});
   // section size disagrees with the counts: H one point short
   auto shortH = rebuild(good, "zkey", 1, [](uint32_t id, std::vector<uint8_t>& p) {
     if (id == 9) p.resize(p.size() - 96);
@@ -647,7 +662,8 @@ TEST(FormatZkey, BadInputs) {
     if (id == 4) p.push_back(0);
     return true;
   });
-  expect_error([&] { write_and_read(coefs); }, ErrorCode::kInvalidFile, {"section 4 (coefficients): has 181 bytes"});
+  expect_error([&] { write_and_read(coefs); }, ErrorCode::kInvalidFile,
+               {"section 4 (coefficients): has 181 bytes"});
   // coefficient fields out of range
   const size_t c4 = section_offset(good, 4);
   auto mtx = good;
@@ -655,13 +671,16 @@ TEST(FormatZkey, BadInputs) {
   expect_error([&] { write_and_read(mtx); }, ErrorCode::kInvalidFile, {"coefficient 0: matrix 2"});
   auto sig = good;
   sig[c4 + 4 + 8] = 4;
-  expect_error([&] { write_and_read(sig); }, ErrorCode::kInvalidFile, {"coefficient 0: signal 4 is not below nVars 4"});
+  expect_error([&] { write_and_read(sig); }, ErrorCode::kInvalidFile,
+               {"coefficient 0: signal 4 is not below nVars 4"});
   auto row = good;
   row[c4 + 4 + 4] = 4;
-  expect_error([&] { write_and_read(row); }, ErrorCode::kInvalidFile, {"coefficient 0: constraint 4 is not below domainSize 4"});
+  expect_error([&] { write_and_read(row); }, ErrorCode::kInvalidFile,
+               {"coefficient 0: constraint 4 is not below domainSize 4"});
   auto val = good;
   std::fill(val.begin() + (long)(c4 + 4 + 12), val.begin() + (long)(c4 + 4 + 44), 0xff);
-  expect_error([&] { write_and_read(val); }, ErrorCode::kInvalidFile, {"coefficient 0: value is not below the Fr modulus r"});
+  expect_error([&] { write_and_read(val); }, ErrorCode::kInvalidFile,
+               {"coefficient 0: value is not below the Fr modulus r"});
   // a duplicated and a missing section
   std::vector<uint8_t> dup;
   {
@@ -680,7 +699,8 @@ TEST(FormatZkey, BadInputs) {
   expect_error([&] { read_zkey(data("tiny/mul.wtns")); }, ErrorCode::kInvalidFile, {"wrong magic \"wtns\""});
   auto ver = good;
   ver[4] = 2;
-  expect_error([&] { write_and_read(ver); }, ErrorCode::kInvalidFile, {"unsupported .zkey version 2 (expected 1)"});
+  expect_error([&] { write_and_read(ver); }, ErrorCode::kInvalidFile,
+               {"unsupported .zkey version 2 (expected 1)"});
 }
 
 TEST(FormatZkey, NotInSubgroupWhenAsked) {
@@ -690,8 +710,11 @@ TEST(FormatZkey, NotInSubgroupWhenAsked) {
   ASSERT_TRUE(is_on_curve(t));
   g1_to_snarkjs(t, good.data() + section_offset(good, 6));  // B1[0]
   EXPECT_NO_THROW(read_zkey(BinFile::from_bytes(good, "t", "zkey", 1)));
-  expect_error([&] { read_zkey(BinFile::from_bytes(good, "t", "zkey", 1), {SubgroupCheck::kYes, SubgroupCheck::kYes}); },
-               ErrorCode::kInvalidFile, {"section 6 (B1) point 0", "not in the prime-order subgroup"});
+  expect_error(
+      [&] {
+        read_zkey(BinFile::from_bytes(good, "t", "zkey", 1), {SubgroupCheck::kYes, SubgroupCheck::kYes});
+      },
+      ErrorCode::kInvalidFile, {"section 6 (B1) point 0", "not in the prime-order subgroup"});
   auto hdr = bytes_of(data("tiny/mul_final.zkey"));
   g1_to_snarkjs(t, hdr.data() + section_offset(hdr, 2) + 4 + 48 + 4 + 32 + 12 + 96);  // β₁
   expect_error([&] { read_zkey(BinFile::from_bytes(hdr, "t", "zkey", 1)); }, ErrorCode::kInvalidFile,
@@ -723,7 +746,8 @@ TEST(FormatZkey, CorruptedBytesNeverCrash) {
     auto b = good;
     for (int k = 0; k < 1 + (int)(rng() % 3); k++) b[rng() % b.size()] ^= (uint8_t)(1u << (rng() % 8));
     try {
-      read_zkey(BinFile::from_bytes(std::move(b), "fuzz", "zkey", 1), {SubgroupCheck::kNo, SubgroupCheck::kNo});
+      read_zkey(BinFile::from_bytes(std::move(b), "fuzz", "zkey", 1),
+                {SubgroupCheck::kNo, SubgroupCheck::kNo});
       accepted++;
     } catch (const Error& e) {
       EXPECT_TRUE(e.code() == ErrorCode::kInvalidFile) << e.what();
@@ -751,8 +775,8 @@ TEST(FormatJson, ProofsAreByteIdentical) {
 }
 
 TEST(FormatJson, PublicAreByteIdentical) {
-  for (const char* f : {"tiny/public.json", "tiny/ref_public2.json", "mimc/public.json", "poseidon_chain/pc16_public.json",
-                        "poseidon_chain/pc18_public.json"}) {
+  for (const char* f : {"tiny/public.json", "tiny/ref_public2.json", "mimc/public.json",
+                        "poseidon_chain/pc16_public.json", "poseidon_chain/pc18_public.json"}) {
     const std::string text = text_of(data(f));
     EXPECT_EQ(public_to_json(public_from_json(text, f)), text) << f;
   }
@@ -761,8 +785,8 @@ TEST(FormatJson, PublicAreByteIdentical) {
 }
 
 TEST(FormatJson, VerificationKeysAreByteIdenticalAndMatchTheZkeys) {
-  for (const char* f : {"tiny/verification_key.json", "mimc/mimc_dev_vk.json", "poseidon_chain/pc16_dev_vk.json",
-                        "poseidon_chain/pc20_dev_vk.json"}) {
+  for (const char* f : {"tiny/verification_key.json", "mimc/mimc_dev_vk.json",
+                        "poseidon_chain/pc16_dev_vk.json", "poseidon_chain/pc20_dev_vk.json"}) {
     const std::string text = text_of(data(f));
     const auto v = vk_from_json(text, f);
     EXPECT_EQ(vk_to_json(v.vk, v.alphabeta_12), text) << f;
@@ -783,8 +807,8 @@ TEST(FormatJson, VerificationKeysAreByteIdenticalAndMatchTheZkeys) {
 }
 
 TEST(FormatJson, FixtureProofsVerify) {
-  // e(−πA, πB) · e(vk_x, γ₂) · e(πC, δ₂) · e(α₁, β₂) = 1 with vk_x = IC₀ + Σ sᵢ·ICᵢ: the parsed values are the
-  // right ones (an end-to-end check of decimal parsing, coordinate order and the G2 (c0, c1) layout).
+  // e(−πA, πB) · e(vk_x, γ₂) · e(πC, δ₂) · e(α₁, β₂) = 1 with vk_x = IC₀ + Σ sᵢ·ICᵢ: the parsed values are
+  // the right ones (an end-to-end check of decimal parsing, coordinate order and the G2 (c0, c1) layout).
   const std::tuple<const char*, const char*, const char*> cases[] = {
       {"tiny/verification_key.json", "tiny/proof.json", "tiny/public.json"},
       {"tiny/verification_key.json", "tiny/ref_proof2.json", "tiny/ref_public2.json"},
@@ -818,19 +842,34 @@ TEST(FormatJson, InfinityEncoding) {
 TEST(FormatJson, BadInputs) {
   const std::string proof = text_of(data("tiny/proof.json"));
   const std::string p_dec =
-      "4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559787";
+      "400240955522166739341778982573590415655688281993900788533205813612403165049083786444268762912901566403"
+      "7894272559787";
   const std::string r_dec = "52435875175126190479447740508185965837690552500527637822603658699938581184513";
   auto replace_first_number = [](std::string s, const std::string& key, const std::string& value) {
     size_t at = s.find(key);
     size_t q1 = s.find('"', s.find('[', at)), q2 = s.find('"', q1 + 1);
     return s.replace(q1 + 1, q2 - q1 - 1, value);
   };
-  expect_error([&] { proof_from_json(replace_first_number(proof, "pi_a", p_dec), "proof.json"); }, ErrorCode::kInvalidFile,
-               {"proof.json: .pi_a[0]: value", "not below the modulus of Fp"});
-  expect_error([&] { proof_from_json(replace_first_number(proof, "pi_c", "12x"), "proof.json"); }, ErrorCode::kInvalidFile,
-               {".pi_c[0]", "is not a decimal integer"});
+  expect_error([&] { proof_from_json(replace_first_number(proof, "pi_a", p_dec), "proof.json"); },
+               ErrorCode::kInvalidFile, {"proof.json: .pi_a[0]: value", "not below the modulus of Fp"});
+  expect_error([&] { proof_from_json(replace_first_number(proof, "pi_c", "12x"), "proof.json"); },
+               ErrorCode::kInvalidFile, {".pi_c[0]", "is not a decimal integer"});
   expect_error([&] { proof_from_json(replace_first_number(proof, "pi_a", "5"), "proof.json"); },
                ErrorCode::kInvalidFile, {".pi_a: πA is not on the curve"});
+  {
+    // Binary bytes in the text: the parser's quote of them is shown as \xNN, never raw.
+    std::string binary = proof;
+    binary.replace(binary.size() / 2, 3, "\xff\x01\xfe");
+    try {
+      proof_from_json(binary, "proof.json");
+      ADD_FAILURE() << "binary bytes parsed";
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("proof.json: not valid JSON"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("\\xff"), std::string::npos) << msg;
+      for (const char c : msg) EXPECT_TRUE((unsigned char)c >= 0x20 && (unsigned char)c < 0x7f) << msg;
+    }
+  }
   {
     // On the curve but outside the prime-order subgroups: malformed proof input (not merely invalid).
     Groth16Proof p = proof_from_json(proof);
@@ -862,24 +901,28 @@ TEST(FormatJson, BadInputs) {
   {
     std::string s = proof;
     s.replace(s.find("bls12381"), 8, "bn128");
-    expect_error([&] { proof_from_json(s, "p"); }, ErrorCode::kInvalidFile, {".curve: is \"bn128\", expected \"bls12381\""});
+    expect_error([&] { proof_from_json(s, "p"); }, ErrorCode::kInvalidFile,
+                 {".curve: is \"bn128\", expected \"bls12381\""});
   }
   expect_error([&] { proof_from_json("{\"pi_a\": [", "p"); }, ErrorCode::kInvalidFile, {"p: not valid JSON"});
   expect_error([&] { proof_from_json("{}", "p"); }, ErrorCode::kInvalidFile, {"missing \"pi_a\""});
   expect_error([&] { proof_from_json("{\"pi_a\": [\"1\", \"2\"]}", "p"); }, ErrorCode::kInvalidFile,
                {".pi_a: expected 3 elements, got 2"});
-  expect_error([&] { public_from_json("[\"1\", \"" + r_dec + "\"]", "public.json"); }, ErrorCode::kInvalidFile,
-               {"public.json: [1]: value", "not below the modulus of Fr"});
-  expect_error([&] { public_from_json("[1]", "public.json"); }, ErrorCode::kInvalidFile, {"[0]: expected a decimal string"});
+  expect_error([&] { public_from_json("[\"1\", \"" + r_dec + "\"]", "public.json"); },
+               ErrorCode::kInvalidFile, {"public.json: [1]: value", "not below the modulus of Fr"});
+  expect_error([&] { public_from_json("[1]", "public.json"); }, ErrorCode::kInvalidFile,
+               {"[0]: expected a decimal string"});
   std::string vk = text_of(data("tiny/verification_key.json"));
   {
     std::string s = vk;
     s.replace(s.find("\"nPublic\": 1"), 12, "\"nPublic\": 2");
-    expect_error([&] { vk_from_json(s, "vk"); }, ErrorCode::kInvalidFile, {".nPublic: is 2, but IC has 2 points"});
+    expect_error([&] { vk_from_json(s, "vk"); }, ErrorCode::kInvalidFile,
+                 {".nPublic: is 2, but IC has 2 points"});
   }
-  expect_error([&] { vk_from_json(replace_first_number(vk, "vk_alphabeta_12", p_dec), "vk"); }, ErrorCode::kInvalidFile,
-               {".vk_alphabeta_12[0][0][0]: value", "Fp"});
-  expect_error([&] { read_proof_json("/nonexistent/proof.json"); }, ErrorCode::kIo, {"/nonexistent/proof.json"});
+  expect_error([&] { vk_from_json(replace_first_number(vk, "vk_alphabeta_12", p_dec), "vk"); },
+               ErrorCode::kInvalidFile, {".vk_alphabeta_12[0][0][0]: value", "Fp"});
+  expect_error([&] { read_proof_json("/nonexistent/proof.json"); }, ErrorCode::kIo,
+               {"/nonexistent/proof.json"});
 }
 
 }  // namespace

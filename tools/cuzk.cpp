@@ -330,6 +330,15 @@ int main(int argc, char** argv) {
       std::unique_ptr<ProverBackend> backend = make_backend(dev);
       ThreadPool pool(threads);
       ProveResult res;
+      // A witness that satisfies no proof is named, with the key it was proved against.
+      auto prove_named = [&](const ProvingKey& key, Assignment asg, const std::string& key_path) {
+        try {
+          return cuzk::prove(key, std::move(asg), *backend, opt);
+        } catch (const Error& e) {
+          if (e.code() != ErrorCode::kUnsatisfied) throw;
+          throw Error(e.code(), wtns_path + " with " + key_path + ": " + e.what());
+        }
+      };
       if (bell) {
         progress("reading " + r1cs_path);
         const R1cs r1 = read_r1cs(r1cs_path);
@@ -346,7 +355,7 @@ int main(int argc, char** argv) {
         check_key_fits(key, rows, params_path + " and " + r1cs_path);
         opt.r1cs = &r1;
         progress("synthesis");
-        res = cuzk::prove(key, synthesize(rows, w, pool), *backend, opt);
+        res = prove_named(key, synthesize(rows, w, pool), params_path);
         const auto bytes = encode_proof_zcash(res.proof);
         write_files_atomically({{proof_path, std::string(bytes.begin(), bytes.end())},
                                 {public_path, public_to_json(res.public_inputs)}});
@@ -365,7 +374,7 @@ int main(int argc, char** argv) {
         const ConstraintSystem rows = zkey_constraint_system(zk);
         const ProvingKey key = proving_key(std::move(zk), rows);
         progress("evaluating A·w, B·w");
-        res = cuzk::prove(key, synthesize(rows, w, pool), *backend, opt);
+        res = prove_named(key, synthesize(rows, w, pool), zkey_path);
         write_proof_and_public_json(proof_path, res.proof, public_path, res.public_inputs);
       }
       progress.done();

@@ -25,20 +25,24 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
+Error naming_files(const Error& e, const std::vector<FieldFile>& files, const std::string& fallback) {
+  const std::string msg = e.what();
+  for (const FieldFile& f : files) {
+    const size_t n = f.field.size();
+    if (msg.size() <= n || msg.compare(0, n, f.field) != 0) continue;
+    if (msg[n] == ':') return Error(e.code(), f.file + msg.substr(n));
+    if (msg[n] == '[') return Error(e.code(), f.file + ": " + msg.substr(n));
+  }
+  return Error(e.code(), fallback + ": " + msg);
+}
+
 engine::JobRequest kind_job(const engine::ProofKind& kind, const engine::ProofRequest& r,
                             const std::vector<FieldFile>& files, const std::string& fallback) {
   try {
     kind.check(r);
     return kind.job(r);
   } catch (const Error& e) {
-    const std::string msg = e.what();
-    for (const FieldFile& f : files) {
-      const size_t n = f.field.size();
-      if (msg.size() <= n || msg.compare(0, n, f.field) != 0) continue;
-      if (msg[n] == ':') throw Error(e.code(), f.file + msg.substr(n));
-      if (msg[n] == '[') throw Error(e.code(), f.file + ": " + msg.substr(n));
-    }
-    throw Error(e.code(), fallback + ": " + msg);
+    throw naming_files(e, files, fallback);
   }
 }
 
@@ -89,13 +93,24 @@ int prove_job(const engine::ProofKind& kind, const engine::JobRequest& job, cons
   std::future<Prepared> next = std::async(std::launch::async, prepare, 0);
   for (size_t k = 0; k < n; k++) {
     const auto tw = std::chrono::steady_clock::now();
-    Prepared p = next.get();
-    const double waited = seconds_since(tw);
-    if (k + 1 < n) next = std::async(std::launch::async, prepare, k + 1);
-    const auto tp = std::chrono::steady_clock::now();
-    std::vector<Assignment> one;
-    one.push_back(std::move(p.asg));
-    ProveResult res = std::move(prove_finalize(prove_start(circuit.key, std::move(one), *backend))[0]);
+    Prepared p;
+    ProveResult res;
+    double waited = 0;
+    auto tp = tw;
+    try {
+      p = next.get();
+      waited = seconds_since(tw);
+      if (k + 1 < n) next = std::async(std::launch::async, prepare, k + 1);
+      tp = std::chrono::steady_clock::now();
+      std::vector<Assignment> one;
+      one.push_back(std::move(p.asg));
+      res = std::move(prove_finalize(prove_start(circuit.key, std::move(one), *backend))[0]);
+    } catch (const Error& e) {
+      // named after the user's file, and the partition when the message does not say it
+      const std::string msg = e.what(), at = "partition " + std::to_string(k) + ":";
+      throw naming_files(msg.find(at) == std::string::npos ? Error(e.code(), at + " " + msg) : e, o.files,
+                         o.fallback);
+    }
     if (!verify(vk, res.public_inputs, res.proof))
       throw Error(ErrorCode::kUnsatisfied, "partition " + std::to_string(k) +
                                                ": the proof does not verify with " +

@@ -233,14 +233,14 @@ int run_prove(const std::string& c1_path, const std::string& params, const std::
     throw Error(ErrorCode::kInvalidArgument,
                 "porep prove takes --c1 FILE --params FILE [--vk FILE] proof.bin");
   check_outputs({c1_path, params, vk_path}, {out});
-  ProveJobOptions o{params, vk_path, out, subgroup_check, dev, quiet};
+  ProveJobOptions o{params, vk_path, out, subgroup_check, dev, quiet, {{"vanilla_proof", c1_path}}, c1_path};
   // The C1 as the daemon takes it: parsed, its comm_r and challenges checked (all enforced by the circuit)
   // before the key is read.
   const std::vector<uint8_t> c1 = read_file_bytes(c1_path);
   engine::ProofRequest r;
   r.vanilla_proof = c1;
   const std::unique_ptr<engine::ProofKind> kind = engine::porep_kind();
-  return prove_job(*kind, kind_job(*kind, r, {{"vanilla_proof", c1_path}}, c1_path), o);
+  return prove_job(*kind, kind_job(*kind, r, o.files, o.fallback), o);
 }
 
 int run_verify(const std::string& c1_path, const std::string& seal_path, const std::string& vk_path,

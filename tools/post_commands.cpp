@@ -138,7 +138,7 @@ int run_setup(const std::string& proof_name, uint64_t seed, std::string out, con
 int run_prove(const std::string& request, const std::string& params, const std::string& vk_path,
               const std::string& out, bool subgroup_check, const DeviceChoice& dev, bool quiet) {
   check_outputs({request, params, vk_path}, {out});
-  ProveJobOptions o{params, vk_path, out, subgroup_check, dev, quiet};
+  ProveJobOptions o{params, vk_path, out, subgroup_check, dev, quiet, {}, request};
   // The fields `cuzk client --post` sends; the kind parses and verifies the vanilla proofs before the key
   // is read.
   const PostRequestFile f = read_post_request_file(request);
@@ -150,7 +150,7 @@ int run_prove(const std::string& request, const std::string& params, const std::
   r.miner_id = f.miner_id;
   r.partition_index = f.partition_index;
   const std::unique_ptr<engine::ProofKind> kind = engine::post_kind(f.winning);
-  return prove_job(*kind, kind_job(*kind, r, {}, request), o);
+  return prove_job(*kind, kind_job(*kind, r, o.files, o.fallback), o);
 }
 
 int run_verify(const std::string& request, const std::string& vk_path, const std::string& proof_path,

@@ -146,7 +146,7 @@ int run_prove(const std::string& vanilla, const std::string& update, const std::
               const std::string& vk_path, const std::string& out, bool subgroup_check,
               const DeviceChoice& dev, bool quiet) {
   check_outputs({vanilla, update, params, vk_path}, {out});
-  ProveJobOptions o{params, vk_path, out, subgroup_check, dev, quiet};
+  ProveJobOptions o{params, vk_path, out, subgroup_check, dev, quiet, {{"vanilla_proofs", vanilla}}, update};
   // The fields `cuzk client --snap` sends; the kind checks every partition proof against the
   // commitments before the key is read.
   const SnapJobFiles f = read_snap_job_files(vanilla, update);
@@ -158,7 +158,7 @@ int run_prove(const std::string& vanilla, const std::string& update, const std::
   r.comm_r_new = f.comm_r_new;
   r.comm_d_new = f.comm_d_new;
   const std::unique_ptr<engine::ProofKind> kind = engine::snap_kind();
-  return prove_job(*kind, kind_job(*kind, r, {{"vanilla_proofs", vanilla}}, update), o);
+  return prove_job(*kind, kind_job(*kind, r, o.files, o.fallback), o);
 }
 
 int run_verify(const std::string& update, const std::string& vk_path, const std::string& proof_path,

@@ -90,14 +90,17 @@ AllocatedNum merkle_root(CS& cs, const TreeShape& shape, std::span<const PathLev
 /// Inclusion of `leaf` under `root`, both already allocated and the root private (rust-fil-proofs
 /// storage-proofs-porep stacked/circuit/params.rs `enforce_inclusion`: PoRCircuit with Root::Var and
 /// private = true): the levels, pack_into_inputs of the index bits (the node index as one public
-/// input), then computed · ONE = root. Levels + 2 constraints.
+/// input), then computed · ONE = root. Levels + 2 constraints. Returns the computed root (its value in
+/// the value modes: unequal to root's when the path does not lead there, and the witness then satisfies
+/// no proof).
 template <class Hasher, class CS>
-void enforce_inclusion(CS& cs, const TreeShape& shape, std::span<const PathLevel> path,
-                       const AllocatedNum& leaf, const AllocatedNum& root) {
+AllocatedNum enforce_inclusion(CS& cs, const TreeShape& shape, std::span<const PathLevel> path,
+                               const AllocatedNum& leaf, const AllocatedNum& root) {
   std::vector<Boolean> index_bits;
   AllocatedNum computed = merkle_root<Hasher>(cs, shape, path, leaf, index_bits);
   pack_into_inputs(cs, std::span<const Boolean>(index_bits));
   enforce_equal(cs, computed, root);
+  return computed;
 }
 
 /// The stand-alone PoR circuit of upstream's tests (storage-proofs-core tests/por_circuit.rs):

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -74,27 +75,40 @@ struct TopState {
   std::vector<Boolean> replica_id_bits;
 };
 
+// Whether an inclusion's computed root is the root it must equal (value modes; true in the blank ones).
+template <class CS>
+bool leads_to(const AllocatedNum& computed, const AllocatedNum& root) {
+  if constexpr (CS::kValues)
+    return computed.value == root.value;
+  else
+    return true;
+}
+
+// The phases below that open a tree return leads_to of their inclusion.
 // Phase A, block by block. a. The data leaf and its inclusion in tree D.
 template <class CS>
-void phase_a_tree_d(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
+bool phase_a_tree_d(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
                     ChallengeState& st) {
   st.data_leaf = AllocatedNum::alloc(cs, [&] { return w->data_leaf; });
-  enforce_inclusion<Sha256Hasher>(cs, shape.tree_d, path_of<CS>(w ? &w->comm_d_path : nullptr), st.data_leaf,
-                                  top.comm_d);
+  return leads_to<CS>(
+      enforce_inclusion<Sha256Hasher>(cs, shape.tree_d, path_of<CS>(w ? &w->comm_d_path : nullptr),
+                                      st.data_leaf, top.comm_d),
+      top.comm_d);
 }
 
 // b, c. Parent k's column (the 6 DRG parents, then the 8 expander parents): rows, column hash,
 // inclusion in tree C. st.drg and st.exp must hold 6 and 8 entries.
 template <class CS>
-void phase_a_column(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
+bool phase_a_column(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
                     ChallengeState& st, size_t k) {
   const bool is_drg = k < kDrgParents;
   const ColumnOpening* col = w ? &(is_drg ? w->drg_parents[k] : w->exp_parents[k - kDrgParents]) : nullptr;
   std::vector<AllocatedNum> rows = alloc_column(cs, col, shape.layers);
   AllocatedNum h = column_hash(cs, rows);
-  enforce_inclusion<PoseidonHasher>(cs, shape.tree_rc, path_of<CS>(col ? &col->path : nullptr), h,
-                                    top.comm_c);
+  const AllocatedNum root = enforce_inclusion<PoseidonHasher>(
+      cs, shape.tree_rc, path_of<CS>(col ? &col->path : nullptr), h, top.comm_c);
   (is_drg ? st.drg[k] : st.exp[k - kDrgParents]) = std::move(rows);
+  return leads_to<CS>(root, top.comm_c);
 }
 
 // d. The challenge as 64 bits and a public input.
@@ -134,20 +148,23 @@ AllocatedNum challenge_label(CS& cs, uint32_t layer, const TopState& top, const 
 
 // Phase C, block by block. f. The encoding (last label + data leaf) in tree R.
 template <class CS>
-void phase_c_encoding(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
+bool phase_c_encoding(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
                       const ChallengeState& st) {
   AllocatedNum encoded = add(cs, st.labels.back(), st.data_leaf);
-  enforce_inclusion<PoseidonHasher>(cs, shape.tree_rc, path_of<CS>(w ? &w->comm_r_last_path : nullptr),
-                                    encoded, top.comm_r_last);
+  return leads_to<CS>(
+      enforce_inclusion<PoseidonHasher>(cs, shape.tree_rc, path_of<CS>(w ? &w->comm_r_last_path : nullptr),
+                                        encoded, top.comm_r_last),
+      top.comm_r_last);
 }
 
 // g. The challenged column (the labels) in tree C.
 template <class CS>
-void phase_c_column(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
+bool phase_c_column(CS& cs, const StackedShape& shape, const ChallengeWitness* w, const TopState& top,
                     const ChallengeState& st) {
   AllocatedNum c_x = column_hash(cs, st.labels);
-  enforce_inclusion<PoseidonHasher>(cs, shape.tree_rc, path_of<CS>(w ? &w->comm_c_path : nullptr), c_x,
-                                    top.comm_c);
+  return leads_to<CS>(enforce_inclusion<PoseidonHasher>(
+                          cs, shape.tree_rc, path_of<CS>(w ? &w->comm_c_path : nullptr), c_x, top.comm_c),
+                      top.comm_c);
 }
 
 // Phase C: f, then g.
@@ -292,17 +309,19 @@ std::vector<Fr> zeroed_vector(size_t n, ThreadPool& pool) {
 }  // namespace
 
 void stacked_witness_into(const StackedShape& shape, const StackedWitness& w, const StackedLayout& l,
-                          ThreadPool& pool, std::span<Fr> out, StackedWitnessTimes* times) {
+                          ThreadPool& pool, std::span<Fr> out, StackedWitnessTimes* times,
+                          std::string* bad_opening) {
   if (out.size() != size_t{l.n_inputs} + l.n_aux)
     throw Error(ErrorCode::kInvalidArgument, "PoRep witness: " + std::to_string(out.size()) +
                                                  " values of storage for the circuit's " +
                                                  std::to_string(size_t{l.n_inputs} + l.n_aux));
-  stacked_witness_into(shape, w, l, pool, out.first(l.n_inputs), out.subspan(l.n_inputs, l.n_aux), times);
+  stacked_witness_into(shape, w, l, pool, out.first(l.n_inputs), out.subspan(l.n_inputs, l.n_aux), times,
+                       bad_opening);
 }
 
 void stacked_witness_into(const StackedShape& shape, const StackedWitness& w, const StackedLayout& l,
                           ThreadPool& pool, std::span<Fr> inputs, std::span<Fr> aux,
-                          StackedWitnessTimes* times) {
+                          StackedWitnessTimes* times, std::string* bad_opening) {
   check_witness(shape, w);
   if (inputs.size() != l.n_inputs || aux.size() != l.n_aux)
     throw Error(ErrorCode::kInvalidArgument,
@@ -338,6 +357,11 @@ void stacked_witness_into(const StackedShape& shape, const StackedWitness& w, co
     return aux_at(i) + l.phase_a_aux + (layer == 1 ? 0 : l.label1_aux + (layer - 2) * l.label_aux);
   };
   constexpr uint32_t kParents = kDrgParents + kExpParents;
+  // Whether each opening of each challenge leads to its root: tree D's, the 14 parent columns', tree R's
+  // and the challenged column's (each block writes its own entry).
+  constexpr uint32_t kTreeD = 0, kColumn0 = 1, kEncoding = kColumn0 + kParents, kCx = kEncoding + 1;
+  std::vector<std::array<uint8_t, kCx + 1>> leads(shape.challenges);
+  for (auto& c : leads) c.fill(1);
   std::vector<ChallengeState> st(shape.challenges);
   for (ChallengeState& s : st) {
     s.drg.resize(kDrgParents);
@@ -389,8 +413,9 @@ void stacked_witness_into(const StackedShape& shape, const StackedWitness& w, co
         const uint32_t a0 = aux_at(i) + l.tree_d_aux + k * l.column_aux;
         const uint32_t i0 = in_at(i) + l.tree_d_inputs + k * l.column_inputs;
         if (k < kParents)
-          run_block(a0, l.column_aux, i0, l.column_inputs,
-                    [&](WitnessCs& cs) { phase_a_column(cs, shape, cw, top, st[i], k); });
+          run_block(a0, l.column_aux, i0, l.column_inputs, [&](WitnessCs& cs) {
+            leads[i][kColumn0 + k] = phase_a_column(cs, shape, cw, top, st[i], k);
+          });
         else
           run_block(a0, l.challenge_bits_aux, i0, l.challenge_bits_inputs,
                     [&](WitnessCs& cs) { phase_a_challenge(cs, cw, st[i]); });
@@ -408,8 +433,9 @@ void stacked_witness_into(const StackedShape& shape, const StackedWitness& w, co
       [&](size_t t) {
         if (t < shape.challenges) {
           const uint32_t i = (uint32_t)t;
-          run_block(aux_at(i), l.tree_d_aux, in_at(i), l.tree_d_inputs,
-                    [&](WitnessCs& cs) { phase_a_tree_d(cs, shape, &w.challenges[i], top, st[i]); });
+          run_block(aux_at(i), l.tree_d_aux, in_at(i), l.tree_d_inputs, [&](WitnessCs& cs) {
+            leads[i][kTreeD] = phase_a_tree_d(cs, shape, &w.challenges[i], top, st[i]);
+          });
           return;
         }
         t -= shape.challenges;
@@ -426,21 +452,39 @@ void stacked_witness_into(const StackedShape& shape, const StackedWitness& w, co
         const ChallengeWitness* cw = &w.challenges[i];
         const uint32_t a0 = aux_at(i + 1) - l.phase_c_aux, i0 = in_at(i) + l.phase_a_inputs;
         if (t % 2 == 0)
-          run_block(a0, l.encoding_aux, i0, l.encoding_inputs,
-                    [&](WitnessCs& cs) { phase_c_encoding(cs, shape, cw, top, st[i]); });
+          run_block(a0, l.encoding_aux, i0, l.encoding_inputs, [&](WitnessCs& cs) {
+            leads[i][kEncoding] = phase_c_encoding(cs, shape, cw, top, st[i]);
+          });
         else
           run_block(a0 + l.encoding_aux, l.c_x_aux, i0 + l.encoding_inputs, l.c_x_inputs,
-                    [&](WitnessCs& cs) { phase_c_column(cs, shape, cw, top, st[i]); });
+                    [&](WitnessCs& cs) { leads[i][kCx] = phase_c_column(cs, shape, cw, top, st[i]); });
       });
+  if (!bad_opening) return;
+  bad_opening->clear();
+  for (uint32_t i = 0; i < shape.challenges; i++)
+    for (uint32_t j = 0; j <= kCx; j++) {
+      if (leads[i][j]) continue;
+      const std::string what =
+          j == kTreeD      ? "the data leaf's path in tree D does not lead to comm_d"
+          : j == kEncoding ? "the replica leaf's path in tree R does not lead to comm_r_last"
+          : j == kCx       ? "the challenged column (its labels) does not lead to comm_c"
+          : j - kColumn0 < kDrgParents
+              ? "the column of DRG parent " + std::to_string(j - kColumn0) + " does not lead to comm_c"
+              : "the column of expander parent " + std::to_string(j - kColumn0 - kDrgParents) +
+                    " does not lead to comm_c";
+      *bad_opening = "challenge " + std::to_string(i) + " (node " +
+                     std::to_string(w.challenges[i].challenge) + "): " + what;
+      return;
+    }
 }
 
 std::vector<Fr> stacked_witness(const StackedShape& shape, const StackedWitness& w, const StackedLayout& l,
-                                ThreadPool& pool, StackedWitnessTimes* times) {
+                                ThreadPool& pool, StackedWitnessTimes* times, std::string* bad_opening) {
   check_witness(shape, w);  // before the allocation
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<Fr> full = zeroed_vector(size_t{l.n_inputs} + l.n_aux, pool);
   if (times) times->alloc = seconds_since(t0);
-  stacked_witness_into(shape, w, l, pool, full, times);
+  stacked_witness_into(shape, w, l, pool, full, times, bad_opening);
   return full;
 }
 

@@ -68,22 +68,27 @@ struct StackedWitnessTimes {
 /// independent blocks) the 14 parent columns and the challenge bits of every challenge; the tree-D
 /// inclusions and every challenge × layer label; the encodings and the c_x columns. The vector's
 /// storage is faulted in on the pool before its (single-threaded) value-initialization. Fills `times`
-/// when given. Throws Error(kInvalidArgument) when the witness does not fit the shape.
+/// when given. With `bad_opening`, also says which of the witness's Merkle openings does not lead to its
+/// root (the witness then satisfies no proof): the first, in challenge order and within a challenge tree
+/// D's, the 6 DRG and 8 expander parent columns', tree R's and the challenged column's, e.g.
+/// "challenge 3 (node 1234): the column of DRG parent 2 does not lead to comm_c"; empty when every one
+/// does. Throws Error(kInvalidArgument) when the witness does not fit the shape.
 std::vector<Fr> stacked_witness(const StackedShape& shape, const StackedWitness& w,
                                 const StackedLayout& layout, ThreadPool& pool,
-                                StackedWitnessTimes* times = nullptr);
+                                StackedWitnessTimes* times = nullptr, std::string* bad_opening = nullptr);
 
 /// stacked_witness into caller-owned storage: writes every one of out's n_inputs + n_aux values
 /// exactly once, so `out` may be uninitialized (e.g. `new Fr[n]`, which leaves Fr's limbs
 /// default-initialized). Throws Error(kInvalidArgument) when the witness does not fit the shape or
 /// out.size() differs from n_inputs + n_aux.
 void stacked_witness_into(const StackedShape& shape, const StackedWitness& w, const StackedLayout& layout,
-                          ThreadPool& pool, std::span<Fr> out, StackedWitnessTimes* times = nullptr);
+                          ThreadPool& pool, std::span<Fr> out, StackedWitnessTimes* times = nullptr,
+                          std::string* bad_opening = nullptr);
 /// The same with the inputs (n_inputs, ONE first) and the aux values (n_aux) in separate storage, e.g. an
 /// Assignment's own vectors, so that no copy follows.
 void stacked_witness_into(const StackedShape& shape, const StackedWitness& w, const StackedLayout& layout,
                           ThreadPool& pool, std::span<Fr> inputs, std::span<Fr> aux,
-                          StackedWitnessTimes* times = nullptr);
+                          StackedWitnessTimes* times = nullptr, std::string* bad_opening = nullptr);
 
 /// The prover's constraint system of one partition of `shape` (bellperson convention, the input rows
 /// appended, densities computed): the rows synthesize_stacked records, built by recording the top

@@ -122,12 +122,22 @@ void check_public_inputs(const C1Output& c1, size_t k, std::span<const Fr> input
                     ": the circuit's public inputs differ from those computed from the C1");
 }
 
+/// A C1 whose vanilla proof of partition k has an opening that does not lead to its root (stacked_witness's
+/// `bad_opening`) is refused before any proving: its witness satisfies no proof.
+void check_openings(size_t k, const std::string& bad) {
+  if (!bad.empty())
+    throw Error(ErrorCode::kInvalidArgument, "vanilla_proof: partition " + std::to_string(k) + ": " + bad +
+                                                 ": the C1 is corrupt or belongs to another sector");
+}
+
 }  // namespace
 
 std::vector<Fr> porep_partition_witness(const C1Output& c1, size_t k, const PorepCircuit& circuit,
                                         ThreadPool& pool) {
   const circuits::StackedWitness w = partition_witness(c1, k, circuit.shape);
-  std::vector<Fr> full = circuits::stacked_witness(circuit.shape, w, circuit.layout, pool);
+  std::string bad;
+  std::vector<Fr> full = circuits::stacked_witness(circuit.shape, w, circuit.layout, pool, nullptr, &bad);
+  check_openings(k, bad);
   check_public_inputs(c1, k, std::span<const Fr>(full).first(circuit.layout.n_inputs));
   return full;
 }
@@ -140,7 +150,10 @@ Assignment porep_partition_assignment(const C1Output& c1, size_t k,
   asg.log_n = rows.log_n;
   asg.inputs.resize(rows.n_inputs);
   asg.aux.vec().resize(rows.n_aux);  // BigVector: default-initialized, every value written below
-  circuits::stacked_witness_into(circuit->shape, w, circuit->layout, pool, asg.inputs, asg.aux.vec());
+  std::string bad;
+  circuits::stacked_witness_into(circuit->shape, w, circuit->layout, pool, asg.inputs, asg.aux.vec(), nullptr,
+                                 &bad);
+  check_openings(k, bad);
   check_public_inputs(c1, k, asg.inputs);
   asg.a_aux = rows.a_aux;
   asg.b_inp = rows.b_inp;

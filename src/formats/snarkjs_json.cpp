@@ -55,11 +55,29 @@ struct Where {
   }
 };
 
+/// The parser's message with the bytes it quotes from the input made printable (control and non-ASCII
+/// bytes as \xNN: the input may be binary or ill-formed UTF-8).
+std::string ascii_only(std::string_view msg) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (const char ch : msg) {
+    const auto c = (unsigned char)ch;
+    if (c >= 0x20 && c < 0x7f) {
+      out += ch;
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
 json parse_text(std::string_view text, std::string_view name) {
   try {
     return json::parse(text.begin(), text.end());
   } catch (const json::exception& e) {
-    throw Error(ErrorCode::kInvalidFile, std::string(name) + ": not valid JSON: " + e.what());
+    throw Error(ErrorCode::kInvalidFile, std::string(name) + ": not valid JSON: " + ascii_only(e.what()));
   }
 }
 
@@ -132,7 +150,8 @@ G2Affine parse_g2(const json& j, const Where& w, std::optional<ProofPoint> proof
   array_of(j, w, 3);
   Fp2 z = parse_fp2(j[2], w[2]);
   if (z.is_zero()) return G2Affine::infinity();
-  if (!(z == Fp2::one())) w.fail("third coordinate must be [\"1\", \"0\"] (affine) or [\"0\", \"0\"] (infinity)");
+  if (!(z == Fp2::one()))
+    w.fail("third coordinate must be [\"1\", \"0\"] (affine) or [\"0\", \"0\"] (infinity)");
   G2Affine p{parse_fp2(j[0], w[0]), parse_fp2(j[1], w[1])};
   const std::string name = proof ? proof->name : "G2 point";
   if (p.is_inf() || !is_on_curve(p)) w.fail(name + " is not on the curve");

@@ -40,7 +40,8 @@ const fs=require("fs"); const b=fs.readFileSync(process.argv[1]);
 // flip one byte of witness value #200 (section 2 starts after the header: 12 + 12 + 4 + 32 + 4 + 12 bytes)
 const off = 12 + 12 + 4 + 32 + 4 + 12 + 200*32; b[off] ^= 1; fs.writeFileSync("bad.wtns", b);' "$w"
 expect_exit 2 unsatisfied -- "$CUZK" -q prove --r1cs "$D/mimc/mimc_test.r1cs" "$zk" bad.wtns proof.json public.json
-expect_err_contains "does not verify"; expect_err_contains "first unsatisfied constraint"; no_output unsatisfied
+expect_err_contains "bad.wtns with $zk: the proof does not verify"; expect_err_contains "first unsatisfied constraint"
+no_output unsatisfied
 
 echo "== zkey and r1cs of different circuits"
 expect_exit 2 mismatch -- "$CUZK" -q prove --r1cs "$D/tiny/mul.r1cs" "$zk" bad.wtns proof.json public.json

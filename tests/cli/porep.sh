@@ -64,6 +64,15 @@ json.dump(c, open("commr.json", "w"), separators=(",", ":"))
 PY
 expect_exit 2 "comm_r not from comm_c and comm_r_last" -- "$CUZK" -q porep prove --c1 commr.json --params "$P2" out.bin
 expect_err_contains "commr.json: comm_r"; expect_err_contains "is not Poseidon(comm_c, comm_r_last)"; no_output commr
+python3 - <<'PY'
+import json
+c = json.load(open("c1-2KiB.json"))
+proofs = next(iter(c["vanilla_proofs"].values()))
+proofs[0][1]["comm_d_proofs"]["data"]["Single"]["leaf"][0] ^= 1  # still < r; its path no longer leads to comm_d
+json.dump(c, open("leaf.json", "w"), separators=(",", ":"))
+PY
+expect_exit 2 "a leaf whose path leads elsewhere" -- "$CUZK" -q porep prove --c1 leaf.json --params "$P2" --no-subgroup-check out.bin
+expect_err_contains "leaf.json: partition 0: challenge 1 (node "; expect_err_contains "does not lead to comm_d"; no_output leaf
 # Refused before the key is read (a file that is no key is not looked at), so before anything is proved.
 printf 'no key' >nokey.params
 expect_exit 2 "comm_r checked before the key" -- "$CUZK" -q porep prove --c1 commr.json --params nokey.params out.bin

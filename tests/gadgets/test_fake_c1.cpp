@@ -3,10 +3,16 @@
 // one with its comm_r changed is refused by engine::check_c1_comm_r (and would not satisfy the circuit).
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
 #include "circuits/stacked.hpp"
 #include "engine/porep.hpp"
 #include "formats/fake_c1.hpp"
 #include "hash/fr32.hpp"
+#include "util/error.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk {
@@ -48,6 +54,61 @@ void check_fake_sector(const std::string& proof, uint64_t seed, bool full_check)
 
 TEST(FakeC1, TwoKiBSatisfiesAndInputsMatchTheChain) { check_fake_sector("StackedDrg2KiBV1_1", 1, true); }
 TEST(FakeC1, TwoKiBV1) { check_fake_sector("StackedDrg2KiBV1", 2, true); }
+
+TEST(FakeC1, AnOpeningThatLeadsElsewhereIsNamedBeforeProving) {
+  // Each kind of opening of challenge 1 corrupted in turn (a leaf, a column row, a path sibling):
+  // stacked_witness names the first opening that does not lead to its root, and
+  // engine::porep_partition_witness refuses the partition with it (before any proving); the sound C1
+  // has none.
+  const C1Output good = make_fake_sector("StackedDrg2KiBV1_1", 3).c1;
+  const circuits::StackedShape shape = shape_of(good);
+  const circuits::StackedLayout layout = circuits::stacked_layout(shape);
+  ThreadPool pool(2);
+  std::string bad = "not cleared";
+  circuits::stacked_witness(shape, partition_witness(good, 0, shape), layout, pool, nullptr, &bad);
+  EXPECT_EQ(bad, "");
+  const std::shared_ptr<const engine::PorepCircuit> circuit = engine::porep_circuit("2KiB", pool);
+  EXPECT_NO_THROW(engine::porep_partition_witness(good, 0, *circuit, pool));
+  const std::string node = std::to_string(good.vanilla_proofs[0][1].labeling_proofs[0].node);
+  auto bump = [](Fr& x) { x = x + Fr::one(); };
+  struct Case {
+    std::function<void(C1VanillaProof&)> corrupt;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {[&](C1VanillaProof& v) { bump(v.comm_d_proofs.leaf); },
+       "the data leaf's path in tree D does not lead to comm_d"},
+      {[&](C1VanillaProof& v) { bump(v.comm_d_proofs.path[2].siblings[0]); },
+       "the data leaf's path in tree D does not lead to comm_d"},
+      {[&](C1VanillaProof& v) { bump(v.replica_column_proofs.drg_parents[2].rows[0]); },
+       "the column of DRG parent 2 does not lead to comm_c"},
+      {[&](C1VanillaProof& v) {
+         bump(v.replica_column_proofs.exp_parents[5].inclusion_proof.path[0].siblings[1]);
+       },
+       "the column of expander parent 5 does not lead to comm_c"},
+      {[&](C1VanillaProof& v) { bump(v.comm_r_last_proof.path[1].siblings[3]); },
+       "the replica leaf's path in tree R does not lead to comm_r_last"},
+      {[&](C1VanillaProof& v) { bump(v.replica_column_proofs.c_x.inclusion_proof.path[0].siblings[0]); },
+       "the challenged column (its labels) does not lead to comm_c"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.says);
+    C1Output c1 = good;
+    c.corrupt(c1.vanilla_proofs[0][1]);
+    circuits::stacked_witness(shape, partition_witness(c1, 0, shape), layout, pool, nullptr, &bad);
+    EXPECT_EQ(bad, "challenge 1 (node " + node + "): " + c.says);
+    try {
+      engine::porep_partition_witness(c1, 0, *circuit, pool);
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
+      EXPECT_NE(std::string(e.what()).find("vanilla_proof: partition 0: challenge 1 (node " + node +
+                                           "): " + c.says),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
 
 TEST(FakeC1, DeterministicFromTheSeed) {
   EXPECT_EQ(write_c1_json(make_fake_sector("StackedDrg2KiBV1_1", 7).c1),
