@@ -106,10 +106,15 @@ int prove_job(const engine::ProofKind& kind, const engine::JobRequest& job, cons
       one.push_back(std::move(p.asg));
       res = std::move(prove_finalize(prove_start(circuit.key, std::move(one), *backend))[0]);
     } catch (const Error& e) {
-      // named after the user's file, and the partition when the message does not say it
+      // named after the partition when the message does not say it, and after the user's file when the
+      // input is at fault (not for a device or I/O failure)
       const std::string msg = e.what(), at = "partition " + std::to_string(k) + ":";
-      throw naming_files(msg.find(at) == std::string::npos ? Error(e.code(), at + " " + msg) : e, o.files,
-                         o.fallback);
+      const Error named = msg.find(at) == std::string::npos ? Error(e.code(), at + " " + msg) : e;
+      const ErrorCode c = e.code();
+      if (c == ErrorCode::kInvalidArgument || c == ErrorCode::kInvalidEncoding ||
+          c == ErrorCode::kInvalidFile || c == ErrorCode::kUnsatisfied)
+        throw naming_files(named, o.files, o.fallback);
+      throw named;
     }
     if (!verify(vk, res.public_inputs, res.proof))
       throw Error(ErrorCode::kUnsatisfied, "partition " + std::to_string(k) +

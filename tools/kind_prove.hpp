@@ -51,7 +51,8 @@ struct ProveJobOptions {
 /// is refused before the key is read (Error(kInvalidArgument), check_vk_inputs). Partition k + 1's witness
 /// is made on the CPU while partition k proves, and every proof is verified with o.vk (else the key's own)
 /// before anything is written: Error(kUnsatisfied) naming the partition otherwise. A partition's error
-/// (its synthesis, its proof) names it and is rethrown as naming_files(e, o.files, o.fallback). Unless
+/// (its synthesis, its proof) names it, and one of the input (kInvalidArgument, kInvalidEncoding,
+/// kInvalidFile, kUnsatisfied) is rethrown as naming_files(e, o.files, o.fallback). Unless
 /// o.quiet, a line per partition on stderr and a summary on stdout. Returns 0; throws the loader's and the
 /// backend's errors.
 int prove_job(const engine::ProofKind& kind, const engine::JobRequest& job, const ProveJobOptions& o);
