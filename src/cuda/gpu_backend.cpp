@@ -78,16 +78,19 @@ const UploadTuning& upload_tuning() {
   }();
   return t;
 }
-/// How the witness crosses to the device (CUZK_UPLOAD_PACK, read once): 0 or unset, as it is; 1, packed
+/// How the witness crosses to the device (CUZK_UPLOAD_PACK, read once): 0, as it is; 1, packed
 /// (cuda::UploadStaging::upload_packed_at: its 0 and 1 values as 2-bit tags) while it crosses; 2, the same,
-/// and the uploads made under the GPU mutex take it packed ahead, before the mutex (start_releasing).
-/// Off by default: on an H100 host 2 takes the crossing under the mutex from ~0.3 s to ~0.03 s a 2^27
-/// partition, but the daemon's proof time did not move and the CLI packs in line (docs/PERFORMANCE.md §30).
-enum class WitnessUpload { kPlain, kPacked, kPackedAhead };
+/// and the uploads made under the GPU mutex take it packed ahead, before any lock (start_releasing).
+/// Unset: packed ahead when another partition holds the GPU, so that the packing hides under its kernels
+/// (a daemon with two GPU workers: a partition every 2.62 s instead of 2.75 s at a 16 GiB budget on an
+/// H100, docs/PERFORMANCE.md §31), else as it is (the CLI, whose next partition starts when the GPU is
+/// idle: packing there would be in line).
+enum class WitnessUpload { kPlain, kPacked, kPackedAhead, kAuto };
 WitnessUpload witness_upload() {
   static const WitnessUpload m = [] {
     const char* e = std::getenv("CUZK_UPLOAD_PACK");
-    if (!e || !*e || std::strcmp(e, "0") == 0) return WitnessUpload::kPlain;
+    if (!e || !*e) return WitnessUpload::kAuto;
+    if (std::strcmp(e, "0") == 0) return WitnessUpload::kPlain;
     return std::strcmp(e, "2") == 0 ? WitnessUpload::kPackedAhead : WitnessUpload::kPacked;
   }();
   return m;
@@ -96,7 +99,7 @@ WitnessUpload witness_upload() {
 /// CUZK_UPLOAD_PACK=1) on the host; `host_wait` as UploadStaging::upload_at's.
 void upload_witness(cuda::UploadStaging& staging, ThreadPool& pool, cuda::DeviceFrVec& dst, size_t at,
                     const Fr* host, size_t n, bool host_wait) {
-  if (witness_upload() != WitnessUpload::kPlain)
+  if (witness_upload() == WitnessUpload::kPacked || witness_upload() == WitnessUpload::kPackedAhead)
     return staging.upload_packed_at(dst, at, host, n, pool, host_wait);
   staging.upload_at(
       dst, at, host, n,
@@ -766,8 +769,33 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
   PartitionSums s;
   StageTimes& st = s.stages;
   std::future<G2> g2;
-  // The key's device layout first (uploaded or page-locked on first use): it says how many witness
-  // slots there are and whether a, b, c are transformed in sequence.
+  // Packed ahead (witness_upload): the aux values that cross under the GPU mutex are packed first, before
+  // any lock, beside the other partition's kernels (the mutex below is held for a whole partition), and
+  // cross in a few percent of their bytes (nothing when they are too dense). Only plans without witness
+  // slots upload under the mutex: the plan of this key's shape on this budget says so in advance; a layout
+  // made otherwise (a key re-planned since) discards the packing below.
+  std::optional<cuda::PackedWitness> ahead;
+  const auto gpu_busy = [&im] {
+    if (!im.gpu_mu.try_lock()) return true;
+    im.gpu_mu.unlock();
+    return false;
+  };
+  const WitnessUpload mode = witness_upload();
+  if (key->n_aux > 0 &&
+      (mode == WitnessUpload::kPackedAhead || (mode == WitnessUpload::kAuto && gpu_busy())) &&
+      !(asg->rows && plan_on_device(*key, asg->rows.get(), im.device_budget()).witness_slots > 0)) {
+    const auto t = Clock::now();
+    {
+      std::lock_guard g(im.pack_mu);
+      if (!im.pack_pool) im.pack_pool = std::make_unique<ThreadPool>(upload_tuning().threads);
+      ahead = cuda::pack_witness_ahead(asg->aux.data(), key->n_aux,
+                                       cuda::UploadStaging::packed_piece(upload_tuning().chunk_bytes),
+                                       *im.pack_pool);
+    }
+    st.emplace_back("witness_pack", ms_since(t));
+  }
+  // The key's device layout (uploaded or page-locked on first use): it says how many witness slots there
+  // are and whether a, b, c are transformed in sequence.
   std::shared_ptr<Resident> res;
   {
     std::lock_guard<std::mutex> lk(im.gpu_mu);
@@ -825,21 +853,8 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
   // slot), or by its packing ahead of the GPU mutex: from then on its owner may free it. Not with B_G2 on
   // the CPU, whose scalars come from it after this call.
   const bool release = aux_read && !im.g2_pool;
-  // CUZK_UPLOAD_PACK=2: the aux values that cross under the GPU mutex are packed before it, beside the
-  // other partition's kernels, and cross in a few percent of their bytes (nothing when they are too dense).
-  std::optional<cuda::PackedWitness> ahead;
-  if (!slot && key->n_aux > 0 && witness_upload() == WitnessUpload::kPackedAhead) {
-    const auto t = Clock::now();
-    {
-      std::lock_guard g(im.pack_mu);
-      if (!im.pack_pool) im.pack_pool = std::make_unique<ThreadPool>(upload_tuning().threads);
-      ahead = cuda::pack_witness_ahead(asg->aux.data(), key->n_aux,
-                                       cuda::UploadStaging::packed_piece(upload_tuning().chunk_bytes),
-                                       *im.pack_pool);
-    }
-    st.emplace_back("witness_pack", ms_since(t));
-    if (ahead && release) aux_read();
-  }
+  if (slot) ahead.reset();  // the witness went up into the slot
+  if (ahead && release) aux_read();
   const cuda::PackedWitness* const ahead_ptr = ahead ? &*ahead : nullptr;
   {
     std::lock_guard<std::mutex> lk(im.gpu_mu);
