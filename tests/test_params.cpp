@@ -313,8 +313,9 @@ TEST(FormatParams, DecoderHookDecodesTheVectors) {
 }
 
 TEST(FormatParams, ProgressCountsEveryVectorPoint) {
-  // h 7 + l 5 + a 6 + b_g1 4 + b_g2 4 = 26 points (ic is not counted); reports never go back, the last
-  // one is 26 of 26, once. The same with a decoder (one report per vector).
+  // h 7 + l 5 + a 6 + b_g1 4 + b_g2 4 = 26 points (ic is not counted); the first report is 0 of 26, they
+  // never go back, the last one is 26 of 26, once. The same with a decoder (one report per vector). A
+  // truncated file throws before any report (a progress display never announces a check that cannot run).
   const std::vector<uint8_t> good = params_bytes(small_key());
   CpuTestDecoder d;
   for (PointDecoder* decoder : {(PointDecoder*)nullptr, (PointDecoder*)&d}) {
@@ -326,12 +327,19 @@ TEST(FormatParams, ProgressCountsEveryVectorPoint) {
     opt.progress = [&](uint64_t done, uint64_t total) { seen.emplace_back(done, total); };
     EXPECT_TRUE(read_params(good, "p.params", opt) == small_key());
     ASSERT_FALSE(seen.empty());
+    EXPECT_EQ(seen.front(), std::make_pair(uint64_t{0}, uint64_t{26}));
     for (size_t i = 0; i < seen.size(); i++) {
       EXPECT_EQ(seen[i].second, 26u);
       EXPECT_LE(seen[i > 0 ? i - 1 : 0].first, seen[i].first);
     }
     EXPECT_EQ(seen.back().first, 26u);
     EXPECT_EQ(std::count(seen.begin(), seen.end(), std::make_pair(uint64_t{26}, uint64_t{26})), 1);
+    seen.clear();
+    for (const size_t keep : {size_t{5}, good.size() / 2, good.size() - 1}) {
+      const std::vector<uint8_t> cut(good.begin(), good.begin() + (std::ptrdiff_t)keep);
+      EXPECT_THROW(read_params(cut, "p.params", opt), Error) << keep;
+    }
+    EXPECT_TRUE(seen.empty()) << seen.size() << " reports from truncated files";
   }
 }
 

@@ -143,14 +143,18 @@ void with_params_options_on(const std::string& path, const DeviceChoice& c, Subg
   opt.threads = c.threads;
   opt.decoder = decoder.get();
   if (show_progress && check == SubgroupCheck::kYes) {
-    std::fprintf(stderr,
-                 "%s: checking that every point of the key is in its subgroup (%s; minutes per GB of key on "
-                 "a few CPU cores; --no-subgroup-check skips it for a file whose integrity is known)\n",
-                 path.c_str(), decoder ? "on the GPU" : "on the CPU");
     const auto t0 = std::chrono::steady_clock::now();
     auto last = t0;
-    opt.progress = [&](uint64_t done, uint64_t total) {
+    opt.progress = [&, gpu = decoder != nullptr](uint64_t done, uint64_t total) {
       const auto now = std::chrono::steady_clock::now();
+      if (done == 0) {  // the file's layout is read and sound: the check starts
+        std::fprintf(
+            stderr,
+            "%s: checking that every point of the key is in its subgroup (%s; minutes per GB of key "
+            "on a few CPU cores; --no-subgroup-check skips it for a file whose integrity is known)\n",
+            path.c_str(), gpu ? "on the GPU" : "on the CPU");
+        return;
+      }
       if (done < total && now - last < std::chrono::seconds(5)) return;
       last = now;
       std::fprintf(stderr, "%s: checking key subgroup: %llu of %llu points (%.0f %%), %.0f s\n", path.c_str(),

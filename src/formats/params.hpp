@@ -52,10 +52,12 @@ struct ParamsReadOptions {
   /// the counts and ic stay on the CPU. An invalid point gives the same error as without it.
   PointDecoder* decoder = nullptr;
   /// When set, told how far the decoding of the vectors h, l, a, b_g1 and b_g2 has come: called with
-  /// (points decoded so far, the points of those vectors), after chunks of points on the CPU (from a
-  /// decoding thread, never two calls at once, a chunk skipped while another thread reports) or after each
-  /// vector with a decoder, and once more with done = total at the end. For a progress display: the
-  /// subgroup check of a 1 GB key takes minutes on a few cores.
+  /// (points decoded so far, the points of those vectors), first with done = 0 once the header and the
+  /// vectors' counts are read and agree with the file's size (a truncated or corrupt file throws before
+  /// it), then after chunks of points on the CPU (from a decoding thread, never two calls at once, a chunk
+  /// skipped while another thread reports) or after each vector with a decoder, and once more with
+  /// done = total at the end. For a progress display: the subgroup check of a 1 GB key takes minutes on a
+  /// few cores.
   std::function<void(uint64_t done, uint64_t total)> progress;
   /// When set (read_params of a path only), called once the header, ic and the vectors' counts are read,
   /// with a key that has them (every point vector released: ProvingKey::count gives the lengths) and
