@@ -54,8 +54,10 @@ void expect_consistent(const DeviceShape& s, const DevicePlan& p) {
   EXPECT_GE(p.msm_scratch_bytes, size_t{16} << 20);
   EXPECT_LE(p.msm_scratch_bytes, size_t{4} << 30);
   // the side stream carries L only when L streams
-  EXPECT_EQ(p.side_chunk_bytes > 0, p.side_l);
+  // the side stream carries L and A only when they stream
+  EXPECT_EQ(p.side_chunk_bytes > 0, p.side_l || p.side_a);
   EXPECT_FALSE(p.side_l && p.resident[(int)KeyVector::kL]) << p.describe();
+  EXPECT_FALSE(p.side_a && p.resident[(int)KeyVector::kA]) << p.describe();
   EXPECT_EQ(p.side_chunk_bytes % (96 * 64), 0u);
   EXPECT_LE(p.side_chunk_bytes, size_t{512} << 20);
 }
@@ -96,22 +98,32 @@ TEST(DevicePlan, PorepPartitionOnEveryCard) {
   EXPECT_LT(p32.cost_seconds, plan_device(s, 24 * kGiB).cost_seconds);
 }
 
-TEST(DevicePlan, SixteenGibCardSumsLBesideTheHMsm) {
-  // L (the aux is its scalars) streams through the side stream while the compute-bound H MSM runs, so
-  // its link time is mostly hidden: the model counts it at a quarter.
+TEST(DevicePlan, SixteenGibCardSumsLAndABesideTheHMsm) {
+  // L (the aux is its scalars) and A (the aux gathered by density) stream through the side stream while
+  // the compute-bound H MSM runs, so their link time is mostly hidden: the model counts it at a quarter.
   const DeviceShape s = porep_32g();
   const DevicePlan p = plan_device(s, 16 * kGiB);
   expect_consistent(s, p);
   EXPECT_TRUE(p.side_l) << p.describe();
-  EXPECT_NE(p.describe().find("l beside H"), std::string::npos) << p.describe();
-  const DevicePlan q = plan_device(s, 16 * kGiB, false);
+  EXPECT_TRUE(p.side_a) << p.describe();
+  EXPECT_NE(p.describe().find("l, a beside H"), std::string::npos) << p.describe();
+  const DevicePlan l_only = plan_device(s, 16 * kGiB, SideStream::kL);
+  expect_consistent(s, l_only);
+  EXPECT_TRUE(l_only.side_l);
+  EXPECT_FALSE(l_only.side_a);
+  EXPECT_NE(l_only.describe().find("; l beside H"), std::string::npos) << l_only.describe();
+  const DevicePlan q = plan_device(s, 16 * kGiB, SideStream::kNone);
   expect_consistent(s, q);
   EXPECT_EQ(q.side_chunk_bytes, 0u);
-  EXPECT_FALSE(q.side_l);
-  EXPECT_LT(p.cost_seconds, q.cost_seconds);
-  // the MSM phase grows by the side buffers and scratch at most
-  EXPECT_LE(p.msm_phase_bytes, q.msm_phase_bytes + 3 * p.side_chunk_bytes) << p.describe() << "\n"
-                                                                           << q.describe();
+  EXPECT_FALSE(q.side_l || q.side_a);
+  EXPECT_LT(p.cost_seconds, l_only.cost_seconds);
+  EXPECT_LT(l_only.cost_seconds, q.cost_seconds);
+  // the MSM phase grows by the side buffers and scratch at most, and for A by a chunk's scalars and the
+  // density's bitmap, word ranks and head
+  const size_t a_extra = p.side_chunk_bytes / 96 * 32 + 2 * ((s.n_aux + 63) / 64) * 8 + s.n_inputs * 32;
+  EXPECT_LE(p.msm_phase_bytes, q.msm_phase_bytes + 3 * p.side_chunk_bytes + a_extra) << p.describe() << "\n"
+                                                                                     << q.describe();
+  EXPECT_LE(l_only.msm_phase_bytes, q.msm_phase_bytes + 3 * l_only.side_chunk_bytes) << l_only.describe();
 }
 
 TEST(DevicePlan, TwelveGibCardProvesWithALeanH) {

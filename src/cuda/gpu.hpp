@@ -404,6 +404,33 @@ void gather_by_density(const std::vector<Fr>& head, const DeviceFrVec& src, cons
 void gather_by_density(const std::vector<Fr>& head, const Fr* src, size_t src_len, const uint64_t* bits,
                        size_t nbits, DeviceFrVec& out);
 
+/// gather_by_density a range at a time, for a consumer that takes the compacted vector in pieces (the A
+/// MSM streamed beside the H MSM, GpuBackend) without the whole of it on the device: element p of
+/// head ‖ (src[i] for every set bit i of the bitmap). The head, the bitmap and each word's rank (its
+/// set bits before it, from a host prefix sum) are uploaded once; a range is one kernel on a stream of
+/// its own, of the device's greatest priority when asked. Not thread-safe; one per consumer.
+class DensityRanks {
+ public:
+  /// head (host), bits and nbits as gather_by_density's; throws kCuda on a device failure.
+  DensityRanks(const std::vector<Fr>& head, const uint64_t* bits, size_t nbits, int device,
+               bool high_priority = false);
+  ~DensityRanks();
+  DensityRanks(const DensityRanks&) = delete;
+  DensityRanks& operator=(const DensityRanks&) = delete;
+  /// head.size() + popcount(bits): the compacted length.
+  size_t size() const;
+  /// out[0..p1 − p0) ← elements [p0, p1) of the compacted vector, whose source src (device, ≥ nbits
+  /// elements) is read at the set bits; returns once written. Throws kInvalidArgument when p0 > p1 or
+  /// p1 > size(), kCuda on a device failure.
+  void gather(const Fr* src, size_t p0, size_t p1, Fr* out);
+  /// Device bytes held (head, bitmap, ranks).
+  size_t device_bytes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 // ---- sparse rows: a, b, c on the device ----------------------------------------------------------------
 
 /// One matrix of a compact constraint system in host memory (groth16/compact_cs.hpp CompactMatrix):

@@ -42,11 +42,24 @@ DeviceShape shape_on_device(const ProvingKey& key, const CompactCs* rows) {
   return sh;
 }
 
-/// CUZK_SIDE_STREAM=0 (measurements and tests): plans without the side stream
-/// (DevicePlan::side_chunk_bytes). Read at each planning, as CUZK_H_LEAN is at each proof.
-bool side_stream_allowed() {
+/// What the side stream may carry: L and A, or with CUZK_SIDE_STREAM=l (measurements) L only, or with
+/// CUZK_SIDE_STREAM=0 (measurements and tests) nothing (DevicePlan::side_chunk_bytes). Read at each
+/// planning, as CUZK_H_LEAN is at each proof.
+SideStream side_stream_allowed() {
   const char* e = std::getenv("CUZK_SIDE_STREAM");
-  return !(e && std::string(e) == "0");
+  if (e && std::string(e) == "0") return SideStream::kNone;
+  if (e && std::string(e) == "l") return SideStream::kL;
+  return SideStream::kLAndA;
+}
+/// The side stream's engine and gathers run on a stream of the device's greatest priority, so that their
+/// blocks are scheduled before the H MSM's as those retire; CUZK_SIDE_PRIORITY=0 (measurements): the
+/// default priority. Read once.
+bool side_priority() {
+  static const bool on = [] {
+    const char* e = std::getenv("CUZK_SIDE_PRIORITY");
+    return !(e && std::string(e) == "0");
+  }();
+  return on;
 }
 
 /// CUZK_H_PROFILE=1 (measurements): H from streamed rows synchronizes the device after each of its steps
@@ -653,13 +666,22 @@ struct GpuBackend::Impl {
   template <class F>
   Jacobian<F> streamed(std::unique_ptr<cuda::Msm<F>>& engine, ChunkSequence& seq, const Affine<F>* bases,
                        const Fr* d_scalars, size_t n, size_t scratch) {
+    return streamed_with(engine, seq, bases, n, scratch,
+                         [d_scalars](size_t off, size_t) { return d_scalars + off; });
+  }
+  /// The same with the scalars of points [off, off + len) on the device at scalars_at(off, len), which
+  /// may compute them (a density gather) before it returns.
+  template <class F, class ScalarsAt>
+  Jacobian<F> streamed_with(std::unique_ptr<cuda::Msm<F>>& engine, ChunkSequence& seq, const Affine<F>* bases,
+                            size_t n, size_t scratch, const ScalarsAt& scalars_at) {
     if (!engine)
       engine = std::make_unique<cuda::Msm<F>>(cuda::MsmConfig{opt.device, 0, size_t{1} << 28, scratch});
     Jacobian<F> acc = Jacobian<F>::infinity();
     for (size_t off = 0; off < n;) {
       const auto [d, bytes] = seq.next(bases + off);
       const size_t len = bytes / sizeof(Affine<F>);
-      acc = acc + engine->msm_split01_device_bases(static_cast<const Affine<F>*>(d), d_scalars + off, len);
+      const Fr* sc = scalars_at(off, len);
+      acc = acc + engine->msm_split01_device_bases(static_cast<const Affine<F>*>(d), sc, len);
       seq.done();  // the MSM returned: its buffer takes the chunk after next
       off += len;
     }
@@ -957,15 +979,16 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
     trace_memory(st, "h", dev);
     if (frugal) cuda::release_cached_memory(dev);  // b, c and the NTT scratch go back to the driver
     // Beside the H MSM (compute-bound, the link mostly idle), on a second thread: the witness goes up
-    // when H's buffers took its place (on the copy stream), then L, when the plan gives it the side
-    // stream, is summed by a second engine from its own chunks.
+    // when H's buffers took its place (on the copy stream), then L and A, when the plan gives them the side
+    // stream, are summed by a second engine from its own chunks (A's scalars gathered a chunk at a time).
     // The buffer is taken after the synchronization above, so no queued kernel can reuse its block.
     const bool aux_beside = !slot && plan.abc_in_sequence;
     if (aux_beside) wv = cuda::DeviceFrVec(key->n_aux, dev);
     const Fr* d_aux = slot ? slot->w.data() + ni : wv.data();
     const bool side_l = plan.side_l && !res->l && key->n_aux > 0;
+    const bool side_a = plan.side_a && !res->a && key->count(KeyVector::kA) > 0;
     StageTimes side_st;
-    G1 side_l_sum = G1::infinity();
+    G1 side_l_sum = G1::infinity(), side_a_sum = G1::infinity();
     auto beside_h = [&] {
       auto t0 = Clock::now();
       if (aux_beside) {
@@ -973,32 +996,59 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
         side_st.emplace_back("upload_aux_beside_h", ms_since(t0));
         if (release && !ahead) aux_read();
       }
-      if (!side_l) return;
-      t0 = Clock::now();
+      if (!side_l && !side_a) return;
       const size_t side_chunk = chunk_bytes(plan.side_chunk_bytes);
+      if (!im.side_g1)
+        im.side_g1 = std::make_unique<cuda::MsmG1>(
+            cuda::MsmConfig{dev, 0, size_t{1} << 28, side_chunk, side_priority()});
       cuda::ChunkPipe side_pipe(side_chunk, dev);
       ChunkSequence side_seq(side_pipe);
       const G1Affine* l = res->host_g1(KeyVector::kL).data();
-      side_seq.add(l, key->n_aux, sizeof(G1Affine));
-      side_l_sum = im.streamed(im.side_g1, side_seq, l, d_aux, key->n_aux, side_chunk);
-      side_st.emplace_back("msm_l_beside_h", ms_since(t0));
+      const G1Affine* a_pts = res->host_g1(KeyVector::kA).data();
+      const size_t a_len = key->count(KeyVector::kA);
+      if (side_l) side_seq.add(l, key->n_aux, sizeof(G1Affine));
+      if (side_a) side_seq.add(a_pts, a_len, sizeof(G1Affine));
+      if (side_l) {
+        t0 = Clock::now();
+        side_l_sum = im.streamed(im.side_g1, side_seq, l, d_aux, key->n_aux, side_chunk);
+        side_st.emplace_back("msm_l_beside_h", ms_since(t0));
+      }
+      if (side_a) {
+        // A's scalars (the inputs, then the aux by A's density) a chunk at a time: the whole compacted
+        // vector is not on the device.
+        t0 = Clock::now();
+        cuda::DeviceFrVec sc(side_chunk / sizeof(G1Affine), dev);
+        cuda::DensityRanks ranks(asg->inputs, asg->a_aux.words().data(), asg->a_aux.size(), dev,
+                                 side_priority());
+        if (ranks.size() != a_len)
+          throw Error(ErrorCode::kInternal, "GPU backend: the witness's A density gives " +
+                                                std::to_string(ranks.size()) + " scalars for " +
+                                                std::to_string(a_len) + " points of A");
+        side_a_sum =
+            im.streamed_with(im.side_g1, side_seq, a_pts, a_len, side_chunk, [&](size_t off, size_t len) {
+              ranks.gather(d_aux, off, off + len, sc.data());
+              return static_cast<const Fr*>(sc.data());
+            });
+        side_st.emplace_back("msm_a_beside_h", ms_since(t0));
+      }
       if (frugal) im.side_g1->release_scratch();
     };
     // Declared after what it reads: on an exception it is waited for before they go.
     std::future<void> side;
-    if (aux_beside || side_l) side = std::async(std::launch::async, beside_h);
+    if (aux_beside || side_l || side_a) side = std::async(std::launch::async, beside_h);
 
     // The streamed vectors' chunk buffers, for this call's MSMs.
     std::unique_ptr<cuda::ChunkPipe> pipe;
     std::unique_ptr<ChunkSequence> seq;
     const bool main_streams =
-        !res->h || !res->a || !res->b_g1 || (!res->l && !side_l) || (!im.g2_pool && !res->b_g2);
+        !res->h || (!res->a && !side_a) || !res->b_g1 || (!res->l && !side_l) || (!im.g2_pool && !res->b_g2);
     if (main_streams) {
       pipe = std::make_unique<cuda::ChunkPipe>(chunk_bytes(plan.chunk_bytes), dev);
       seq = std::make_unique<ChunkSequence>(*pipe);
       // in the order of the calls below
       if (!res->h) seq->add(res->host_g1(KeyVector::kH).data(), h_len, sizeof(G1Affine));
-      if (!res->a) seq->add(res->host_g1(KeyVector::kA).data(), key->count(KeyVector::kA), sizeof(G1Affine));
+      if (!res->a && !side_a)
+        seq->add(res->host_g1(KeyVector::kA).data(), key->count(KeyVector::kA), sizeof(G1Affine));
       if (!res->b_g1)
         seq->add(res->host_g1(KeyVector::kBG1).data(), key->count(KeyVector::kBG1), sizeof(G1Affine));
       if (!res->l && !side_l) seq->add(res->host_g1(KeyVector::kL).data(), key->n_aux, sizeof(G1Affine));
@@ -1031,8 +1081,10 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
 
     // scalars of A, B, L on the device, compacted by density
     t = Clock::now();
-    cuda::DeviceFrVec as(key->count(KeyVector::kA), dev), bs(key->count(KeyVector::kBG1), dev);
-    cuda::gather_by_density(asg->inputs, d_aux, key->n_aux, asg->a_aux.words().data(), asg->a_aux.size(), as);
+    cuda::DeviceFrVec as(side_a ? 0 : key->count(KeyVector::kA), dev), bs(key->count(KeyVector::kBG1), dev);
+    if (!side_a)
+      cuda::gather_by_density(asg->inputs, d_aux, key->n_aux, asg->a_aux.words().data(), asg->a_aux.size(),
+                              as);
     std::vector<Fr> b_head;
     for (size_t i = 0; i < asg->inputs.size(); i++)
       if (asg->b_inp.test(i)) b_head.push_back(asg->inputs[i]);
@@ -1047,7 +1099,7 @@ std::unique_ptr<BackendPending> GpuBackend::start_releasing(std::shared_ptr<cons
       st.emplace_back(name, ms_since(t0));
       return out;
     };
-    s.a = run_g1("msm_a", res->a, res->host_g1(KeyVector::kA), as.data(), as.size());
+    s.a = side_a ? side_a_sum : run_g1("msm_a", res->a, res->host_g1(KeyVector::kA), as.data(), as.size());
     s.b_g1 = run_g1("msm_b_g1", res->b_g1, res->host_g1(KeyVector::kBG1), bs.data(), bs.size());
     s.l = side_l ? side_l_sum : run_g1("msm_l", res->l, res->host_g1(KeyVector::kL), d_aux, key->n_aux);
     trace_memory(st, "msm_l", dev);

@@ -39,6 +39,10 @@ struct MsmConfig {
   /// scalars, window 22: two windows per batch, 3.6 GiB measured on an H200, 3 % slower than all four
   /// that max_pairs_per_batch allows in 8.2 GiB). 0: only max_pairs_per_batch bounds it.
   size_t max_scratch_bytes = size_t{4} << 30;
+  /// Queue the engine's work on a stream of the device's greatest priority: where its kernels share the
+  /// device with another engine's (the side stream beside the H MSM, GpuBackend), its blocks are scheduled
+  /// first as the other's retire, so its own transfers and kernels are not starved.
+  bool high_priority = false;
 };
 
 /// How `msm_split01` classified the scalars.

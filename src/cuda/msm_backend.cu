@@ -15,14 +15,16 @@
 namespace cuzk::cuda {
 namespace msm_detail {
 
-DeviceBackend::DeviceBackend(int device) : device_(device) {
+DeviceBackend::DeviceBackend(int device, bool high_priority) : device_(device) {
   int count = 0;
   CUZK_MSM_CHECK(cudaGetDeviceCount(&count));
   if (device < 0 || device >= count)
     throw Error(ErrorCode::kCuda, "GPU MSM: CUDA device " + std::to_string(device) + " does not exist (" +
                                       std::to_string(count) + " present)");
   activate();
-  CUZK_MSM_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  int least = 0, greatest = 0;
+  if (high_priority) CUZK_MSM_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  CUZK_MSM_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, high_priority ? greatest : 0));
   const char* p = std::getenv("CUZK_MSM_PROFILE");
   profile_ = p && *p && *p != '0';
 }

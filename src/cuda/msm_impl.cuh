@@ -29,7 +29,7 @@ struct Msm<F>::Impl {
   msm_detail::DeviceBackend::Buffer scalars;  // upload area for host scalars
   size_t n = 0;
 
-  explicit Impl(const MsmConfig& c) : cfg(c), be(c.device), eng(be) {
+  explicit Impl(const MsmConfig& c) : cfg(c), be(c.device, c.high_priority), eng(be) {
     eng.set_variant(variant());
     eng.set_scratch_budget(scratch_budget(c.max_scratch_bytes));
   }

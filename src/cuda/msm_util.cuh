@@ -54,8 +54,9 @@ class DeviceBackend {
     }
   };
 
-  /// Selects `device` and creates a non-blocking stream on it.
-  explicit DeviceBackend(int device);
+  /// Selects `device` and creates a non-blocking stream on it, of the device's greatest priority when
+  /// `high_priority` (MsmConfig::high_priority), else of the default one.
+  explicit DeviceBackend(int device, bool high_priority = false);
   ~DeviceBackend();
   DeviceBackend(const DeviceBackend&) = delete;
   DeviceBackend& operator=(const DeviceBackend&) = delete;

@@ -49,22 +49,29 @@ struct PhaseBytes {
   size_t ntt, msm_base;  // msm_base: without the chunk buffers
 };
 
-/// What streaming beside the H MSM takes: L (its scalars are the aux itself) and the device bytes of its
-/// two buffers and its engine's scratch (as large as one) during the H MSM.
+/// What streaming beside the H MSM takes: L (its scalars are the aux itself), A (the aux gathered by
+/// density a chunk at a time) and the device bytes during the H MSM: its two buffers, its engine's
+/// scratch (as large as one) and, for A, a chunk's scalars and the density's bitmap and word ranks.
 struct Side {
-  bool l = false;
+  bool l = false, a = false;
   size_t chunk = 0;  // each of its two buffers
-  size_t bytes() const { return chunk ? 3 * chunk : 0; }
+  size_t ranks = 0;  // A's density bitmap and word ranks, its head (the inputs)
+  size_t bytes() const { return chunk ? 3 * chunk + (a ? chunk / kG1 * kFr + ranks : 0) : 0; }
 };
 
 /// The side stream of a plan that streams `streamed` (per KeyVector) with `budget` bytes, or none.
-Side side_for(const DeviceShape& s, const std::array<bool, kKeyVectors>& streamed, size_t budget) {
+Side side_for(const DeviceShape& s, const std::array<bool, kKeyVectors>& streamed, size_t budget,
+              SideStream allowed) {
   Side d;
+  if (allowed == SideStream::kNone) return d;
   d.l = streamed[(int)KeyVector::kL] && s.l > 0;
-  if (!d.l) return d;
-  // a 48th of the budget, at most kSideChunk and an eighth of L, in 64-point units
+  d.a = allowed == SideStream::kLAndA && streamed[(int)KeyVector::kA] && s.a > 0;
+  if (!d.l && !d.a) return d;
+  // a 48th of the budget, at most kSideChunk and an eighth of the larger vector, in 64-point units
   const size_t unit = kG1 * 64;
-  d.chunk = std::max(std::min({budget / 48, kSideChunk, s.l * kG1 / 8}) / unit * unit, unit);
+  const size_t largest = std::max(d.l ? s.l : 0, d.a ? s.a : 0);
+  d.chunk = std::max(std::min({budget / 48, kSideChunk, largest * kG1 / 8}) / unit * unit, unit);
+  d.ranks = d.a ? 2 * ((s.n_aux + 63) / 64) * 8 + s.n_inputs * kFr : 0;
   return d;
 }
 
@@ -106,7 +113,7 @@ constexpr double kHostAbcSecondsPerRowByte = 3.28 / 8.9e9;
 
 double cost(const DeviceShape& s, const Arrangement& arr, size_t streamed, const Side& side) {
   // The side stream's bytes cross while the (compute-bound) H MSM runs: counted at a quarter.
-  const size_t beside = side.l ? s.l * kG1 : 0;
+  const size_t beside = (side.l ? s.l * kG1 : 0) + (side.a ? s.a * kG1 : 0);
   double t = (double)(streamed - beside) / kLinkBytesPerSecond + 0.25 * (double)beside / kLinkBytesPerSecond;
   if (s.rows_bytes && arr.rows_streamed) {  // the rows, a parked and fetched back, the witness again
     const size_t vec = size_t{32} << s.log_n;
@@ -151,7 +158,7 @@ size_t key_vector_bytes(const DeviceShape& s, KeyVector v) {
   return 0;
 }
 
-DevicePlan plan_device(const DeviceShape& s, size_t budget, bool side_allowed) {
+DevicePlan plan_device(const DeviceShape& s, size_t budget, SideStream side_allowed) {
   const size_t usable = budget > kDeviceReserve ? budget - kDeviceReserve : 0;
   std::vector<Arrangement> arrangements = {{2, true, false},       {1, true, false},
                                            {1, false, false},      {0, false, true},
@@ -171,7 +178,7 @@ DevicePlan plan_device(const DeviceShape& s, size_t budget, bool side_allowed) {
   for (const size_t scratch : {std::clamp(budget / 8, min_scratch(s), kMaxScratch), min_scratch(s)}) {
     for (const Arrangement& arr : arrangements) {
       for (const bool side_stream : {true, false}) {
-        if (side_stream && !side_allowed) continue;
+        if (side_stream && side_allowed == SideStream::kNone) continue;
         for (unsigned mask = 0; mask < (1u << kKeyVectors); mask++) {
           size_t res = 0;
           std::array<bool, kKeyVectors> streamed{};
@@ -179,7 +186,7 @@ DevicePlan plan_device(const DeviceShape& s, size_t budget, bool side_allowed) {
             if (mask >> v & 1) res += bytes[v];
             streamed[v] = !(mask >> v & 1) && bytes[v] > 0;
           }
-          const Side side = side_stream ? side_for(s, streamed, budget) : Side{};
+          const Side side = side_stream ? side_for(s, streamed, budget, side_allowed) : Side{};
           const PhaseBytes p = phase_bytes(s, arr, scratch, side);
           const bool streams = res < total;
           const size_t chunks = streams ? 2 * min_chunk(total) : 0;
@@ -209,6 +216,7 @@ DevicePlan plan_device(const DeviceShape& s, size_t budget, bool side_allowed) {
           best.msm_phase_bytes = p.msm_base + 2 * best.chunk_bytes;
           best.side_chunk_bytes = side.chunk;
           best.side_l = side.l;
+          best.side_a = side.a;
         }
       }
     }
@@ -241,7 +249,11 @@ std::string DevicePlan::describe() const {
   std::string side;
   if (side_chunk_bytes) {
     char b[96];
-    std::snprintf(b, sizeof b, "; l beside H (2 x %.0f MiB)", (double)side_chunk_bytes / (1 << 20));
+    std::snprintf(b, sizeof b, "; %s beside H (2 x %.0f MiB)",
+                  side_l && side_a ? "l, a"
+                  : side_a         ? "a"
+                                   : "l",
+                  (double)side_chunk_bytes / (1 << 20));
     side = b;
   }
   char buf[640];

@@ -48,14 +48,14 @@ struct DevicePlan {
   bool h_lean = false;  ///< with rows_streamed: H in two vectors at most (a, b, c parked in host memory
                         ///< and streamed back; for the smallest cards)
   size_t rows_chunk_bytes = 0;  ///< each of the two slice buffers of streamed rows (≤ kRowsChunk)
-  /// The side stream: L, when it streams (its scalars are the witness's aux, on the device before the H
-  /// MSM), crosses through its own two buffers of this size and is summed by a second MSM engine beside
-  /// the H MSM, which is compute-bound and leaves the link mostly idle; its scratch is bounded by one
-  /// buffer's size. 0: none (L streams after H, through the main chunks). A stays in the main chunks: its
-  /// scalars are gathered by density, and gathering them piece by piece beside the H MSM measured slower
-  /// than after it (docs/PERFORMANCE.md §22).
+  /// The side stream: L and A, when they stream (their scalars are the witness's aux, on the device before
+  /// the H MSM, A's gathered by density a chunk at a time), cross through its own two buffers of this size
+  /// and are summed by a second MSM engine, on a stream of the device's greatest priority, beside the H
+  /// MSM, which is compute-bound and leaves the link mostly idle; its scratch is bounded by one buffer's
+  /// size. 0: none (L and A stream after H, through the main chunks).
   size_t side_chunk_bytes = 0;
   bool side_l = false;         ///< L takes the side stream
+  bool side_a = false;         ///< A takes the side stream (after L)
   size_t ntt_phase_bytes = 0;  ///< peak of the partition while H is computed (besides the resident key)
   size_t msm_phase_bytes = 0;  ///< peak of the partition during its MSMs (chunks included)
   double cost_seconds = 0;     ///< the model's time per partition beyond a resident proof (plan_device)
@@ -79,15 +79,18 @@ inline constexpr size_t kUploadStagingDevice = 3 * 2 * (size_t{4} << 20);
 /// packed uploads' buffers.
 inline constexpr size_t kDeviceReserve = (size_t{512} << 20) + kUploadStagingDevice;
 
-/// Plans `shape` on `budget` bytes of device memory (`side_stream` false: no side stream is planned;
-/// CUZK_SIDE_STREAM=0 in the GPU backend, to measure it). All the arrangements of a partition's own buffers
-/// (two witness slots or one; rows on the device, evaluated on the host or streamed in slices; a, b, c at
-/// once or in sequence, with the witness uploaded after H) and every set of resident point vectors are tried,
-/// and the one with the least modelled cost wins: streamed bytes at 25 GB/s, host-evaluated rows at
+/// What the side stream beside the H MSM may carry (DevicePlan::side_chunk_bytes).
+enum class SideStream { kNone, kL, kLAndA };
+
+/// Plans `shape` on `budget` bytes of device memory (`side`: what a side stream may carry;
+/// CUZK_SIDE_STREAM=0 or =l in the GPU backend, to measure them). All the arrangements of a partition's own
+/// buffers (two witness slots or one; rows on the device, evaluated on the host or streamed in slices; a, b,
+/// c at once or in sequence, with the witness uploaded after H) and every set of resident point vectors are
+/// tried, and the one with the least modelled cost wins: streamed bytes at 25 GB/s, host-evaluated rows at
 /// PERFORMANCE.md §12's rate, an unoverlapped witness upload. The rest of the key streams through two
 /// chunk buffers sized from what is left (at least 64 MiB each, at most 2 GiB). `fits` is false when
 /// even the leanest arrangement with the smallest chunks exceeds the budget; `min_budget` then says
 /// what it needs.
-DevicePlan plan_device(const DeviceShape& shape, size_t budget, bool side_stream = true);
+DevicePlan plan_device(const DeviceShape& shape, size_t budget, SideStream side = SideStream::kLAndA);
 
 }  // namespace cuzk

@@ -247,10 +247,11 @@ TEST(GpuProver, EveryDevicePlanProvesTheSame) {
                                                  : 0;  // none, part or all of the key
     const std::string sig = std::to_string(p.witness_slots * 16 + p.h_lean * 8 + p.rows_resident * 4 +
                                            p.rows_streamed * 2 + p.abc_in_sequence) +
-                            (p.side_l ? "l" : "") + "/" + std::to_string(residency);
+                            (p.side_l ? "l" : "") + (p.side_a ? "a" : "") + "/" + std::to_string(residency);
     if (sig != last) budgets.push_back(b), last = sig;
   }
-  bool saw_rows_streamed = false, saw_lean = false, saw_partial = false, saw_all = false, saw_side = false;
+  bool saw_rows_streamed = false, saw_lean = false, saw_partial = false, saw_all = false, saw_side = false,
+       saw_side_a = false;
   for (const size_t b : budgets) {
     const DevicePlan p = plan_device(sh, b);
     SCOPED_TRACE(p.describe());
@@ -268,11 +269,17 @@ TEST(GpuProver, EveryDevicePlanProvesTheSame) {
       expect_same_as_cpu(c, lean_gpu);
       saw_lean = true;
     }
-    if (p.side_l) {  // L beside the H MSM; and the same budget planned without it
+    if (p.side_l || p.side_a) {  // L and A beside the H MSM; and the same budget planned without them
       saw_side = true;
       ScopedEnv no_side("CUZK_SIDE_STREAM", "0");
       GpuBackend plain(o);
       expect_same_as_cpu(c, plain);
+    }
+    if (p.side_a) {  // L only beside it
+      saw_side_a = true;
+      ScopedEnv l_only("CUZK_SIDE_STREAM", "l");
+      GpuBackend l_gpu(o);
+      expect_same_as_cpu(c, l_gpu);
     }
   }
   EXPECT_TRUE(saw_rows_streamed);
@@ -280,26 +287,35 @@ TEST(GpuProver, EveryDevicePlanProvesTheSame) {
   EXPECT_TRUE(saw_partial);
   EXPECT_TRUE(saw_all);
   EXPECT_TRUE(saw_side);
+  EXPECT_TRUE(saw_side_a);
 }
 
 TEST(GpuProver, SideStreamBesideTheHMsmProvesTheSame) {
-  // The least budget whose plan streams L beside the H MSM (its chunks on a second engine), with small
-  // chunks so that every vector takes several; byte-identical to the CPU, and so is the same budget
-  // planned without it.
+  // The least budget whose plan streams L and A beside the H MSM (their chunks on a second engine, A's
+  // scalars gathered by density a chunk at a time, across the inputs' head), with small chunks so that
+  // every vector takes several; byte-identical to the CPU, and so is the same budget planned with L only
+  // beside it, at the default priority, and without the side stream.
   CUZK_REQUIRE_GPU();
   ScopedEnv chunk("CUZK_STREAM_CHUNK_BYTES", std::to_string(777 * 192));
   const Circuit c = synthetic_circuit(14, 11);
   const DeviceShape sh = device_shape(*c.key);
+  ASSERT_LT(c.key->count(KeyVector::kA), c.key->n_inputs + c.key->n_aux) << "A's density should be partial";
   size_t b = plan_device(sh, 0).min_budget;
-  while (!plan_device(sh, b).side_l) {
+  while (!(plan_device(sh, b).side_l && plan_device(sh, b).side_a)) {
     ASSERT_FALSE(plan_device(sh, b).all_resident()) << "no budget plans the side stream";
     b += 64 << 10;
   }
   GpuBackendOptions o;
   o.mem_budget = b;
   GpuBackend side(o);
-  ASSERT_TRUE(side.plan(*c.key).side_l) << side.plan(*c.key).describe();
+  ASSERT_TRUE(side.plan(*c.key).side_a) << side.plan(*c.key).describe();
   expect_same_as_cpu(c, side);
+  {
+    ScopedEnv l_only("CUZK_SIDE_STREAM", "l");
+    GpuBackend l_gpu(o);
+    EXPECT_FALSE(l_gpu.plan(*c.key).side_a) << l_gpu.plan(*c.key).describe();
+    expect_same_as_cpu(c, l_gpu);
+  }
   ScopedEnv off("CUZK_SIDE_STREAM", "0");
   GpuBackend plain(o);
   EXPECT_EQ(plain.plan(*c.key).side_chunk_bytes, 0u) << plain.plan(*c.key).describe();
