@@ -158,9 +158,9 @@ Extent scan_vector(const Source& src, uint64_t& pos, const char* name, size_t el
 /// The points decoded so far, reported to ParamsReadOptions::progress (when set) one call at a time.
 class DecodeProgress {
  public:
-  /// Reports the start (0 of total).
+  /// Reports the start (0 of total; a key of no points is then reported once).
   DecodeProgress(const std::function<void(uint64_t, uint64_t)>& fn, uint64_t total) : fn_(fn), total_(total) {
-    if (fn_) fn_(0, total_);
+    if (fn_) report(0);  // no other thread yet
   }
   /// Counts `n` more points decoded and reports, unless another thread is reporting now.
   void add(uint64_t n) {

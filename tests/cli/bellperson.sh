@@ -41,10 +41,13 @@ expect_exit 1 "wrong public input" -- "$CUZK" verify --vk m.vk pubx.json proof.b
 head -c 5000 m.params > trunc.params
 expect_exit 2 "truncated .params" -- "$CUZK" prove --params trunc.params --r1cs "$D/mimc_test.r1cs" w.wtns o1.bin o1.json
 expect_err_contains "trunc.params"
+# the subgroup check is announced only once the file's layout is sound: not for a truncated file
+! grep -qF "checking that every point" "$WORK/err" || fail "a truncated .params announced a subgroup check"
 [ ! -e o1.bin ] && [ ! -e o1.json ] || fail "output left after a truncated .params"
 python3 -c "d=bytearray(open('m.params','rb').read()); d[4000]^=0x10; open('bad.params','wb').write(d)"
 expect_exit 2 "corrupt .params" -- "$CUZK" prove --params bad.params --r1cs "$D/mimc_test.r1cs" w.wtns o2.bin o2.json
 expect_err_contains "bad.params"
+expect_err_contains "checking that every point"  # its layout is sound: the check runs and finds the point
 [ ! -e o2.bin ] || fail "output left after a corrupt .params"
 # a witness of another circuit
 expect_exit 2 "foreign witness" -- "$CUZK" prove --params m.params --r1cs "$D/mimc_test.r1cs" "$SRC/tests/data/tiny/mul.wtns" o3.bin o3.json
