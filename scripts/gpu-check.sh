@@ -44,8 +44,9 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   echo "cuzk_gpu_tests exit $rc"
 fi
 
-# The packed witness uploads (CUZK_UPLOAD_PACK=1: packed while crossing; 2: packed ahead of the GPU mutex;
-# off by default, docs/PERFORMANCE.md §30): the prover tests whose witness crosses in each layout.
+# The packed witness uploads, forced (CUZK_UPLOAD_PACK=1: packed while crossing; 2: packed ahead of the GPU
+# mutex; unset: packed ahead only while another partition holds the GPU, docs/PERFORMANCE.md §31): the prover
+# tests whose witness crosses in each layout.
 if [ "${SKIP_PACKED:-0}" != 1 ]; then
   for mode in 1 2; do
     CUZK_UPLOAD_PACK=$mode "$BIN/cuzk_gpu_tests" \
