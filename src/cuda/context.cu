@@ -13,6 +13,7 @@
 #include "cuda/chunk_pipe.hpp"
 #include "cuda/context.cuh"
 #include "cuda/gpu.hpp"
+#include "cuda/pin_registry.hpp"
 #include "cuda/witness_pack.hpp"
 #include "util/fault.hpp"
 #include "util/thread_pool.hpp"
@@ -508,29 +509,50 @@ void AsyncCopy::context_waits() {
     CUZK_CUDA_CHECK(cudaStreamWaitEvent(Context::get(device_).stream(), static_cast<cudaEvent_t>(done_), 0));
 }
 
+namespace {
+/// The process's page-locked ranges (never destroyed: a registration may outlive static destructors).
+PinRegistry& pins() {
+  static PinRegistry* const r = new PinRegistry;
+  return *r;
+}
+}  // namespace
+
 HostRegistration::HostRegistration(const void* p, size_t bytes, int device) {
   if (!p || bytes == 0) return;
   Context::get(device).activate();
-  // Read-only registration where the device supports it, else the default kind; a failure is not fatal
-  // (the copies are then staged by the driver).
-  if (cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterReadOnly) != cudaSuccess) {
-    cudaGetLastError();
-    if (cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterDefault) != cudaSuccess) {
+  // Portable (pinned for every device's context, as each backend streams the same key); read-only
+  // where the device supports it. A failure is not fatal (the copies are then staged by the driver).
+  const bool held = pins().acquire(p, bytes, [&] {
+    for (const unsigned flags :
+         {cudaHostRegisterPortable | cudaHostRegisterReadOnly, cudaHostRegisterPortable}) {
+      if (cudaHostRegister(const_cast<void*>(p), bytes, flags) == cudaSuccess) return true;
       cudaGetLastError();
-      return;
     }
-  }
+    return false;
+  });
+  if (!held) return;
   ptr_ = const_cast<void*>(p);
   bytes_ = bytes;
 }
-HostRegistration::~HostRegistration() {
-  if (ptr_) cudaHostUnregister(ptr_);
+void HostRegistration::drop() {
+  if (ptr_) pins().release(ptr_, [this] { cudaHostUnregister(ptr_); });
+  ptr_ = nullptr;
+  bytes_ = 0;
+}
+HostRegistration::~HostRegistration() { drop(); }
+bool page_locked(const void* p) {
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeHost;
 }
 HostRegistration::HostRegistration(HostRegistration&& o) noexcept
     : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
 HostRegistration& HostRegistration::operator=(HostRegistration&& o) noexcept {
   if (this != &o) {
-    if (ptr_) cudaHostUnregister(ptr_);
+    drop();
     ptr_ = std::exchange(o.ptr_, nullptr);
     bytes_ = std::exchange(o.bytes_, 0);
   }

@@ -225,10 +225,13 @@ class AsyncCopy {
   void* done_ = nullptr;  // cudaEvent_t
 };
 
-/// Page-locks an existing host range (cudaHostRegister, read-only use) for this object's lifetime, so
-/// that copies out of it run as DMA at the link's rate and asynchronously to the host thread, with no
-/// second host copy. Registration can fail (locked-memory limits, a range the driver will not pin):
-/// then ok() is false and copies from the range are staged by the driver at the pageable rate.
+/// Page-locks an existing host range (cudaHostRegister, portable to every device's context, read-only
+/// use) for this object's lifetime, so that copies out of it run as DMA at the link's rate and
+/// asynchronously to the host thread, with no second host copy. Registrations of the same range (each
+/// GPU backend of a multi-GPU host pins the same key) share one (cuda/pin_registry.hpp); the last one
+/// unregisters it. Registration can fail (locked-memory limits, a range the driver will not pin, a
+/// shorter range already registered from the same start): then ok() is false and copies from the range
+/// are staged by the driver at the pageable rate.
 class HostRegistration {
  public:
   HostRegistration() = default;
@@ -243,9 +246,14 @@ class HostRegistration {
   size_t bytes() const { return bytes_; }
 
  private:
+  void drop();  // gives the hold back (the last holder's unregisters the range)
   void* ptr_ = nullptr;
   size_t bytes_ = 0;
 };
+
+/// Whether the driver counts host address p as page-locked (registered or cudaMallocHost memory;
+/// cudaPointerGetAttributes), so that copies from it run as DMA.
+bool page_locked(const void* p);
 
 /// Samples a device's used memory (cudaMemGetInfo: total − free, the driver's view, CUDA contexts
 /// included) every `period_ms` on a thread of its own, from construction until stop(); peak() is the

@@ -85,6 +85,32 @@ TEST(GpuUpload, StagedUploadsLandTheSameBytesFromEverySource) {
   EXPECT_THROW(cuda::UploadStaging(16, 0, 2), Error);
 }
 
+TEST(GpuUpload, RegistrationsOfOneRangeShareItUntilTheLastGoes) {
+  CUZK_REQUIRE_GPU();
+  // Two holders of one range, as two GPU backends over one key: both hold it (the driver refuses a
+  // second cudaHostRegister of a range), and it stays page-locked, its uploads exact, until the last goes.
+  const size_t n = 70001;
+  const std::vector<Fr> want = fast_random<Fr>(n, 41);
+  BigVector<Fr> big(want.begin(), want.end());
+  EXPECT_FALSE(cuda::page_locked(big.data()));
+  std::optional<cuda::HostRegistration> first(std::in_place, big.data(), n * sizeof(Fr), 0);
+  ASSERT_TRUE(first->ok());
+  cuda::HostRegistration second(big.data(), n * sizeof(Fr), 0);
+  EXPECT_TRUE(second.ok());
+  std::optional<cuda::HostRegistration> head(std::in_place, big.data(), 100 * sizeof(Fr), 0);
+  EXPECT_TRUE(head->ok());  // a shorter range from its start: shared too
+  first.reset();
+  EXPECT_TRUE(cuda::page_locked(big.data()));
+  EXPECT_TRUE(cuda::page_locked(big.data() + n - 1));
+  cuda::UploadStaging staging(4096);
+  size_t staged = 0;
+  expect_placed(upload_via(staging, big.data(), n, 3, false, staged), want, 3);
+  second = cuda::HostRegistration();           // the move-assignment gives its hold back
+  EXPECT_TRUE(cuda::page_locked(big.data()));  // the head still holds it
+  head.reset();
+  EXPECT_FALSE(cuda::page_locked(big.data()));
+}
+
 TEST(GpuUpload, BackToBackUploadsIntoOneVectorKeepEachOther) {
   CUZK_REQUIRE_GPU();
   // inputs ‖ aux, as the backend uploads a witness: two calls into one vector, the second at an offset
