@@ -307,8 +307,7 @@ TEST(GpuProver, SideStreamBesideTheHMsmProvesTheSame) {
   }
   GpuBackendOptions o;
   o.mem_budget = b;
-  // one backend at a time: each page-locks the key's host ranges, and a second registration of a range
-  // is an API error (compute-sanitizer counts it)
+  // one backend at a time, as a daemon has one per device
   {
     GpuBackend side(o);
     ASSERT_TRUE(side.plan(*c.key).side_a) << side.plan(*c.key).describe();
