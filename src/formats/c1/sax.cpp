@@ -208,6 +208,14 @@ void C1Sax::dispatch() {
   if (st_ == St::kChallenges) {
     JsonPath p;
     p.s = where();
+    if (ahead_) {
+      if (!v.is_object() || !v.empty() || ahead_taken_ >= ahead_->size())
+        fail(p.s, "not among the vanilla proofs read ahead");
+      C1VanillaProof& read = (*ahead_)[ahead_taken_++];
+      proofs_->accept(read, p);
+      out_.vanilla_proofs.back().push_back(std::move(read));
+      return;
+    }
     out_.vanilla_proofs.back().push_back(proofs_->proof(v, p));
     return;
   }

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "formats/c1.hpp"
 #include "formats/c1/dom_builder.hpp"
@@ -28,6 +29,12 @@ class C1Sax {
   /// The Phase1Out string lies at [begin, end) of the input, `offset` bytes in, and the parser sees it
   /// as "" (envelope.hpp SkipIter).
   void set_phase1_out(const char* begin, const char* end, size_t offset);
+  /// The challenges' vanilla proofs were read ahead (read_c1_parallel), in document order, and the
+  /// parser sees each as {}: the handler takes them in turn and checks their roots in order. Throws
+  /// if a challenge's object is not empty or there are more challenges than proofs read.
+  void set_read_ahead(std::vector<C1VanillaProof>* proofs) { ahead_ = proofs; }
+  /// How many of the proofs read ahead were taken.
+  size_t read_ahead_taken() const { return ahead_taken_; }
 
   // nlohmann SAX interface.
   bool null() { return scalar(json(nullptr)); }
@@ -82,6 +89,8 @@ class C1Sax {
   C1Output out_;
   std::string phase1_out_;  // the lexer's copy of Phase1Out, when it was not located in the input
   const char *phase1_begin_ = nullptr, *phase1_end_ = nullptr;
+  std::vector<C1VanillaProof>* ahead_ = nullptr;
+  size_t ahead_taken_ = 0;
   size_t skipped_at_ = 0, skipped_ = 0;
   bool have_phase1_out_ = false;
   uint64_t sector_num_ = 0, sector_size_ = 0;

@@ -9,6 +9,12 @@ using circuits::PathLevel;
 using circuits::TreeShape;
 
 C1VanillaProof ProofReader::proof(const json& j, JsonPath& p) {
+  C1VanillaProof v = read(j, p);
+  check_roots(v, p);
+  return v;
+}
+
+C1VanillaProof ProofReader::read(const json& j, JsonPath& p) const {
   expect_object(j, p);
   C1VanillaProof v;
   const uint32_t layers = shape_.layers;
@@ -63,7 +69,6 @@ C1VanillaProof ProofReader::proof(const json& j, JsonPath& p) {
     parents("drg_parents", circuits::kDrgParents, v.replica_column_proofs.drg_parents);
     parents("exp_parents", circuits::kExpParents, v.replica_column_proofs.exp_parents);
   }
-  check_roots(v, p);
   return v;
 }
 
@@ -96,7 +101,8 @@ void ProofReader::check_roots(const C1VanillaProof& v, JsonPath& p) {
 
 // A LabelingProof / EncodingProof of layer `layer`; its node must equal *node when given, and be
 // < nodes.
-C1LabelingProof ProofReader::labeling(const json& j, JsonPath& p, uint32_t layer, const uint64_t* node) {
+C1LabelingProof ProofReader::labeling(const json& j, JsonPath& p, uint32_t layer,
+                                      const uint64_t* node) const {
   expect_object(j, p);
   C1LabelingProof l;
   {
@@ -126,7 +132,7 @@ C1LabelingProof ProofReader::labeling(const json& j, JsonPath& p, uint32_t layer
 }
 
 // A ColumnProof; its index must equal *node when given (c_x), else be < nodes.
-C1ColumnProof ProofReader::column(const json& j, JsonPath& p, const uint64_t* node) {
+C1ColumnProof ProofReader::column(const json& j, JsonPath& p, const uint64_t* node) const {
   expect_object(j, p);
   C1ColumnProof c;
   {
@@ -162,7 +168,7 @@ C1ColumnProof ProofReader::column(const json& j, JsonPath& p, const uint64_t* no
 
 // An InclusionPath {"path": [{"hashes", "index"}]} of `levels` levels of `arity`, appended to out.
 void ProofReader::segment(const json& j, JsonPath& p, uint32_t arity, size_t levels, const char* tree,
-                          std::vector<PathLevel>& out) {
+                          std::vector<PathLevel>& out) const {
   expect_object(j, p);
   const json& a = field(j, "path", p);
   auto g = p.key("path");
@@ -195,7 +201,7 @@ void ProofReader::segment(const json& j, JsonPath& p, uint32_t arity, size_t lev
 
 // A MerkleProof {"data": {variant: …}} over `t`; its path index must equal `node`.
 C1MerkleProof ProofReader::merkle(const json& j, JsonPath& p, const TreeShape& t, const char* tree,
-                                  uint64_t node, const char* node_name) {
+                                  uint64_t node, const char* node_name) const {
   expect_object(j, p);
   const json& data = field(j, "data", p);
   auto g = p.key("data");

@@ -31,6 +31,11 @@ class ProofReader : public TreeReader {
   /// paths against the shape, every node and index against the challenge (labeling_proofs[0].node),
   /// and its roots against the first proof read.
   C1VanillaProof proof(const json& j, JsonPath& p);
+  /// proof() without the roots' check: reads nothing else of the reader's state, so readers of one
+  /// shape may read proofs on several threads (read_c1_parallel).
+  C1VanillaProof read(const json& j, JsonPath& p) const;
+  /// proof()'s roots check of a proof read by read(), at path `p`, in document order.
+  void accept(const C1VanillaProof& v, JsonPath& p) { check_roots(v, p); }
 
   /// The first proof's comm_d root (after at least one proof).
   const Fr& comm_d_root() const { return first_[0]; }
@@ -39,12 +44,12 @@ class ProofReader : public TreeReader {
 
  private:
   void check_roots(const C1VanillaProof& v, JsonPath& p);
-  C1LabelingProof labeling(const json& j, JsonPath& p, uint32_t layer, const uint64_t* node);
-  C1ColumnProof column(const json& j, JsonPath& p, const uint64_t* node);
+  C1LabelingProof labeling(const json& j, JsonPath& p, uint32_t layer, const uint64_t* node) const;
+  C1ColumnProof column(const json& j, JsonPath& p, const uint64_t* node) const;
   void segment(const json& j, JsonPath& p, uint32_t arity, size_t levels, const char* tree,
-               std::vector<circuits::PathLevel>& out);
+               std::vector<circuits::PathLevel>& out) const;
   C1MerkleProof merkle(const json& j, JsonPath& p, const circuits::TreeShape& t, const char* tree,
-                       uint64_t node, const char* node_name);
+                       uint64_t node, const char* node_name) const;
 
   const circuits::StackedShape& shape_;
   bool have_first_ = false;
