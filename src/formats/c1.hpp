@@ -147,9 +147,11 @@ struct C1Output {
 /// its "Phase1Out" key; SectorNum and SectorSize required, SectorSize checked against the registered
 /// proof). `source` (e.g. the path) prefixes every error; errors inside Phase1Out read
 /// "<source>: Phase1Out: <JSON path>: …". Streams (nlohmann SAX): only one vanilla proof at a time is
-/// held as a JSON tree, and an envelope's Phase1Out is base64-decoded while it is parsed (never held
-/// decoded, nor copied unless it contains JSON escapes), so the peak is the input plus the typed
-/// result (≈ 13 MB for a 32 GiB C1). Unknown fields are ignored, as serde does.
+/// held as a JSON tree (one a thread where a raw C1 of 1 MB or more is read on up to 8 threads,
+/// formats/c1/parallel.hpp, which falls back to this serial read for any error), and an envelope's
+/// Phase1Out is base64-decoded while it is parsed (never held decoded, nor copied unless it contains
+/// JSON escapes), so the peak is the input plus the typed result (≈ 13–15 MB for a 32 GiB C1). Unknown
+/// fields are ignored, as serde does.
 ///
 /// Throws Error(kInvalidFile, "<source>: <JSON path>: <problem>"), the JSON path written like
 /// `vanilla_proofs.StackedDrg2KiBV1[0][1].comm_r_last_proof.data.Single.path.path[0].index`, for:
