@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "formats/c1.hpp"
 #include "formats/c1/sax.hpp"
@@ -20,7 +21,9 @@ namespace cuzk::c1_detail {
 /// a raw C1 (its first key is a C1 field). A heuristic pre-scan only: the SAX parse validates.
 std::optional<std::pair<size_t, size_t>> find_phase1_out(std::string_view b);
 
-/// Iterates over the input but jumps over [skip_from, skip_to) (the Phase1Out string's contents).
+/// Iterates over the input but jumps over each of the ranges [from, to) of `skip` (in increasing order,
+/// disjoint): the Phase1Out string's contents, or the insides of the objects read ahead
+/// (read_c1_parallel). `skip` must outlive the iterator.
 class SkipIter {
  public:
   using iterator_category = std::input_iterator_tag;
@@ -28,12 +31,13 @@ class SkipIter {
   using difference_type = std::ptrdiff_t;
   using pointer = const char*;
   using reference = const char&;
+  using Ranges = std::vector<std::pair<const char*, const char*>>;
 
-  SkipIter(const char* p, const char* skip_from, const char* skip_to)
-      : p_(p), from_(skip_from), to_(skip_to) {}
+  SkipIter(const char* p, const Ranges* skip) : p_(p), skip_(skip) {}
   reference operator*() const { return *p_; }
   SkipIter& operator++() {
-    if (++p_ == from_) p_ = to_;
+    ++p_;
+    while (next_ < skip_->size() && p_ == (*skip_)[next_].first) p_ = (*skip_)[next_++].second;
     return *this;
   }
   SkipIter operator++(int) {
@@ -44,7 +48,9 @@ class SkipIter {
   bool operator==(const SkipIter& o) const { return p_ == o.p_; }
 
  private:
-  const char *p_, *from_, *to_;
+  const char* p_;
+  const Ranges* skip_;
+  size_t next_ = 0;
 };
 
 /// The C1 inside an envelope whose outer JSON `outer` (allow_envelope) has parsed: no C1 field next to

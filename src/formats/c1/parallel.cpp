@@ -1,9 +1,8 @@
 #include "formats/c1/parallel.hpp"
 
-#include <atomic>
-#include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "formats/c1/envelope.hpp"
 #include "formats/c1/sax.hpp"
 #include "formats/c1/validate.hpp"
 #include "util/thread_pool.hpp"
@@ -11,39 +10,6 @@
 namespace cuzk::c1_detail {
 
 namespace {
-
-/// Iterates over the text but jumps over the inside of each object of `skip` ('{' and '}' kept), so the
-/// parser sees {} for each.
-class SkipObjects {
- public:
-  using iterator_category = std::input_iterator_tag;
-  using value_type = char;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const char*;
-  using reference = const char&;
-
-  SkipObjects(const char* base, const char* p, const std::vector<std::pair<size_t, size_t>>* skip)
-      : base_(base), p_(p), skip_(skip) {}
-  reference operator*() const { return *p_; }
-  SkipObjects& operator++() {
-    ++p_;
-    if (next_ < skip_->size() && p_ == base_ + (*skip_)[next_].first + 1)
-      p_ = base_ + (*skip_)[next_++].second;
-    return *this;
-  }
-  SkipObjects operator++(int) {
-    SkipObjects t = *this;
-    ++*this;
-    return t;
-  }
-  bool operator==(const SkipObjects& o) const { return p_ == o.p_; }
-
- private:
-  const char* base_;
-  const char* p_;
-  const std::vector<std::pair<size_t, size_t>>* skip_;
-  size_t next_ = 0;
-};
 
 /// The index just past the string that starts at t[i] == '"', or npos if it does not end.
 size_t string_end(std::string_view t, size_t i) {
@@ -136,8 +102,9 @@ std::optional<C1Output> read_c1_parallel(std::string_view text, const std::strin
     C1Sax sax(source, true);  // as read_c1's: envelope fields read (and an envelope left to it)
     sax.set_read_ahead(&proofs);
     const char* b = text.data();
-    json::sax_parse(SkipObjects(b, b, &ranges->objects), SkipObjects(b, b + text.size(), &ranges->objects),
-                    &sax);
+    SkipIter::Ranges skip;  // each object's inside: the parser sees {}
+    for (const auto& [first, last] : ranges->objects) skip.emplace_back(b + first + 1, b + last);
+    json::sax_parse(SkipIter(b, &skip), SkipIter(b + text.size(), &skip), &sax);
     if (sax.has_phase1_out() || sax.read_ahead_taken() != proofs.size()) return std::nullopt;
     return sax.finish();
   } catch (const std::exception&) {

@@ -36,8 +36,8 @@ C1Output read_c1(std::span<const uint8_t> bytes, const std::string& source) {
     // Curio's envelope: parse it with the (large) Phase1Out string skipped, then decode and parse
     // that string in one pass.
     sax.set_phase1_out(b + r->first, b + r->second, r->first);
-    nlohmann::json::sax_parse(SkipIter(b, b + r->first, b + r->second),
-                              SkipIter(b + bytes.size(), nullptr, nullptr), &sax);
+    const SkipIter::Ranges skip{{b + r->first, b + r->second}};
+    nlohmann::json::sax_parse(SkipIter(b, &skip), SkipIter(b + bytes.size(), &skip), &sax);
   } else {
     nlohmann::json::sax_parse(b, b + bytes.size(), &sax);
   }
