@@ -1,8 +1,9 @@
 // read_c1's parallel path (src/formats/c1/parallel.hpp): the challenges' objects found by the pre-scan
 // (strings with brackets and escapes around them included), the C1 it reads equal to the text for every
 // sector size and thread count, and nullopt (read_c1 then reads serially and names the error) for a
-// proof that fails validation, a root that differs, malformed or truncated JSON, two shape keys and an
-// envelope. A 32 GiB fake C1 (37.5 MB, 180 challenges) goes through read_c1's parallel path.
+// proof that fails validation, a root that differs, malformed or truncated JSON, a duplicate key, two
+// shape keys and an envelope. A 32 GiB fake C1 (37.5 MB, 180 challenges) goes through read_c1's parallel
+// path.
 #include <gtest/gtest.h>
 
 #include <span>
@@ -101,6 +102,12 @@ TEST(C1Parallel, AnythingWrongLeavesTheErrorToTheSerialReader) {
     const auto [first, last] = ranges->objects[1];
     bad.push_back(t.substr(0, first + 1) + t.substr(last));
   }
+  {  // a duplicate key inside a challenge's object (json::parse would keep the last value)
+    std::string t = text;
+    const size_t at = t.find("\"labeling_proofs\"", ranges->objects[1].first);
+    ASSERT_LT(at, ranges->objects[1].second);
+    bad.push_back(t.substr(0, at) + "\"comm_d_proofs\": 1, \"comm_d_proofs\": 2, " + t.substr(at));
+  }
   bad.push_back(text.substr(0, text.size() / 2));  // truncated
   {                                                // two shape keys
     const size_t at = text.find("\"StackedDrg2KiBV1\"");
@@ -114,6 +121,7 @@ TEST(C1Parallel, AnythingWrongLeavesTheErrorToTheSerialReader) {
     EXPECT_NE(said, "");
     EXPECT_NE(said.find("c1.json"), std::string::npos) << said;
   }
+  EXPECT_NE(serial_error(bad[4]).find("duplicate field"), std::string::npos) << serial_error(bad[4]);
   // Curio's envelope is left to read_c1.
   EXPECT_FALSE(
       read_c1_parallel("{\"SectorNum\": 1, \"Phase1Out\": \"e30=\", \"SectorSize\": 2048}", "c1.json", 2));

@@ -2,9 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "formats/c1/dom_builder.hpp"
 #include "formats/c1/envelope.hpp"
 #include "formats/c1/sax.hpp"
 #include "formats/c1/validate.hpp"
+#include "util/error.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::c1_detail {
@@ -27,6 +29,31 @@ bool is_key(std::string_view t, size_t i) {
   while (i < t.size() && (t[i] == ' ' || t[i] == '\n' || t[i] == '\r' || t[i] == '\t')) i++;
   return i < t.size() && t[i] == ':';
 }
+
+/// Builds one object's JSON tree as the serial reader does (DomBuilder: a duplicate key is an error, where
+/// json::parse would keep the last value); sax_parse returns false on a duplicate or malformed JSON.
+class TreeSax {
+ public:
+  TreeSax() { dom_.begin(); }
+  bool null() { return add(json(nullptr)); }
+  bool boolean(bool b) { return add(json(b)); }
+  bool number_integer(int64_t v) { return add(json(v)); }
+  bool number_unsigned(uint64_t v) { return add(json(v)); }
+  bool number_float(double v, const std::string&) { return add(json(v)); }
+  bool binary(json::binary_t&) { return add(json()); }
+  bool string(std::string& s) { return add(json(std::move(s))); }
+  bool start_object(size_t) { return dom_.start(json::object()), true; }
+  bool start_array(size_t) { return dom_.start(json::array()), true; }
+  bool key(std::string& k) { return dom_.key(std::move(k)); }
+  bool end_object() { return dom_.end(), true; }
+  bool end_array() { return dom_.end(), true; }
+  bool parse_error(size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+  json take() { return dom_.take(); }
+
+ private:
+  bool add(json&& v) { return dom_.value(std::move(v)), true; }
+  DomBuilder dom_;
+};
 
 }  // namespace
 
@@ -92,10 +119,11 @@ std::optional<C1Output> read_c1_parallel(std::string_view text, const std::strin
           const ProofReader reader(source, shape);
           for (size_t k = begin; k < end; k++) {
             const auto [first, last] = ranges->objects[k];
-            const json j =
-                json::parse(text.begin() + (std::ptrdiff_t)first, text.begin() + (std::ptrdiff_t)last + 1);
+            TreeSax tree;
+            if (!json::sax_parse(text.data() + first, text.data() + last + 1, &tree))
+              throw Error(ErrorCode::kInvalidFile, "malformed or duplicate");  // the serial read words it
             JsonPath p;
-            proofs[k] = reader.read(j, p);
+            proofs[k] = reader.read(tree.take(), p);
           }
         },
         1);
