@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -239,16 +241,101 @@ TEST(NttThreadPool, CoversRangeOnceAndRethrows) {
   EXPECT_GE(ThreadPool(0).size(), 1u);
 }
 
-TEST(NttThreadPool, ConcurrentCallersAreSerialized) {
-  ThreadPool pool(2);
-  std::atomic<long> total{0};
-  auto caller = [&] {
-    for (int r = 0; r < 50; r++) pool.parallel_for(1000, [&](size_t b, size_t e) { total += (long)(e - b); });
+TEST(NttThreadPool, ConcurrentCallersEachCoverTheirRange) {
+  ThreadPool pool(3);
+  auto caller = [&](size_t n, std::atomic<long>& total) {
+    for (int r = 0; r < 40; r++) {
+      std::vector<std::atomic<int>> hits(n);
+      pool.parallel_for(n, [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; i++) hits[i]++;
+      });
+      for (size_t i = 0; i < n; i++) ASSERT_EQ(hits[i].load(), 1) << n << " " << i;
+      total += (long)n;
+    }
   };
-  std::thread t1(caller), t2(caller);
-  t1.join();
-  t2.join();
-  EXPECT_EQ(total.load(), 2 * 50 * 1000);
+  std::atomic<long> totals[4] = {0, 0, 0, 0};
+  const size_t sizes[4] = {1000, 37, 4096, 5};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; i++) threads.emplace_back(caller, sizes[i], std::ref(totals[i]));
+  for (auto& t : threads) t.join();
+  for (int i = 0; i < 4; i++) EXPECT_EQ(totals[i].load(), 40 * (long)sizes[i]);
+}
+
+// A call does not wait for another: with every thread of the pool held in a first call's chunks, a second
+// call from another thread finishes on its own thread (a pool that ran one call at a time would stall here
+// until the first call's chunks gave up waiting).
+TEST(NttThreadPool, ACallFinishesWhileAnotherHoldsEveryWorker) {
+  ThreadPool pool(3);
+  std::atomic<int> holding{0};
+  std::atomic<bool> second_done{false}, first_gave_up{false};
+  std::thread first([&] {
+    pool.parallel_for(
+        3,
+        [&](size_t, size_t) {
+          holding++;
+          const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+          while (!second_done && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          if (!second_done) first_gave_up = true;
+        },
+        1);
+  });
+  while (holding < 3) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::atomic<long> total{0};
+  std::thread second([&] {
+    pool.parallel_for(
+        100, [&](size_t b, size_t e) { total += (long)(e - b); }, 1);
+    second_done = true;
+  });
+  second.join();
+  first.join();
+  EXPECT_EQ(total.load(), 100);
+  EXPECT_FALSE(first_gave_up);
+}
+
+// The workers help the call made first: while the first call has chunks not yet taken, the second
+// call's chunks run on its own thread only. (A worker may take one of the second's chunks only once every
+// chunk of the first is taken; a chunk taken but not yet begun is why the bound allows size() of them.)
+TEST(NttThreadPool, WorkersHelpTheOldestCallFirst) {
+  ThreadPool pool(4);
+  constexpr size_t kFirst = 400;
+  std::atomic<size_t> first_begun{0};
+  std::atomic<bool> first_running{false};
+  std::thread first([&] {
+    pool.parallel_for(
+        kFirst,
+        [&](size_t, size_t) {
+          first_running = true;
+          first_begun++;
+          std::this_thread::sleep_for(std::chrono::microseconds(500));
+        },
+        1);
+  });
+  while (!first_running) std::this_thread::sleep_for(std::chrono::microseconds(100));
+  std::vector<std::pair<std::thread::id, size_t>> seen(1000);
+  std::thread::id caller;
+  std::thread second([&] {
+    caller = std::this_thread::get_id();
+    pool.parallel_for(
+        seen.size(),
+        [&](size_t b, size_t) {
+          seen[b] = {std::this_thread::get_id(), first_begun.load()};
+          std::this_thread::sleep_for(std::chrono::microseconds(500));
+        },
+        1);
+  });
+  second.join();
+  first.join();
+  EXPECT_EQ(first_begun.load(), kFirst);
+  size_t helped = 0;
+  for (const auto& [id, begun] : seen)
+    if (id != caller) {
+      helped++;
+      EXPECT_GE(begun + pool.size(), kFirst) << "a worker left the first call while it had chunks left";
+    }
+  // Alone on their threads the first takes ~200 ms and the second ~500 ms: the first, helped by every worker,
+  // ends long before the second, whose remaining chunks the workers then take.
+  EXPECT_GT(helped, 0u);
 }
 
 }  // namespace

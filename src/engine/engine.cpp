@@ -40,7 +40,7 @@ struct Engine::Impl {
     const unsigned fin = cfg.finalizer_threads ? cfg.finalizer_threads : gw * (unsigned)devices.size();
     finalizers = std::make_unique<Finalizers>(pipeline, fin);
     gpu = std::make_unique<GpuWorkers>(pipeline, devices, gw);
-    synth = std::make_unique<SynthesisWorkers>(pipeline, workers, std::max(1u, threads / workers));
+    synth = std::make_unique<SynthesisWorkers>(pipeline, workers, threads);
     pipeline.log(LogLevel::kInfo, "engine_started",
                  {{"devices", std::to_string(devices.size())},
                   {"gpu_workers_per_device", std::to_string(gw)},

@@ -14,7 +14,8 @@ namespace cuzk::engine {
 struct EngineConfig {
   /// Partitions synthesized at once (pipeline.max_parallel_synthesis); 0 = 1.
   unsigned synthesis_workers = 1;
-  /// CPU threads for synthesis, split among the workers (synthesis.threads); 0 = half the cores.
+  /// CPU threads for synthesis, shared by the workers (synthesis.threads): the partition begun first gets
+  /// the threads that the others leave; 0 = half the cores.
   unsigned synthesis_threads = 0;
   /// GPU workers per device (gpus.gpu_workers_per_device): each calls start() and loops back at once.
   unsigned gpu_workers_per_device = 2;

@@ -5,6 +5,7 @@
 #include "groth16/compact_cs.hpp"
 #include "util/error.hpp"
 #include "util/fault.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::engine {
 
@@ -61,18 +62,18 @@ Assignment synthesize_partition(const ConstraintSystem& cs, const WitnessInput& 
   return synthesize_partition(c, w, pool);
 }
 
-SynthesisWorkers::SynthesisWorkers(Pipeline& p, unsigned workers, unsigned threads_each) : p_(p) {
-  for (unsigned i = 0; i < std::max(1u, workers); i++)
-    threads_.emplace_back([this, threads_each] { run(threads_each); });
+SynthesisWorkers::SynthesisWorkers(Pipeline& p, unsigned workers, unsigned threads) : p_(p) {
+  workers = std::max(1u, workers);
+  pool_ = std::make_unique<ThreadPool>(threads > workers ? threads - workers + 1 : 1);
+  for (unsigned i = 0; i < workers; i++) threads_.emplace_back([this] { run(); });
 }
 
 SynthesisWorkers::~SynthesisWorkers() {
   for (auto& t : threads_) t.join();
 }
 
-void SynthesisWorkers::run(unsigned threads) {
-  ThreadPool pool(std::max(1u, threads));
-  while (std::unique_ptr<PartitionTask> task = p_.synth_queue.pop()) process(std::move(task), pool);
+void SynthesisWorkers::run() {
+  while (std::unique_ptr<PartitionTask> task = p_.synth_queue.pop()) process(std::move(task), *pool_);
 }
 
 void SynthesisWorkers::process(std::unique_ptr<PartitionTask> task, ThreadPool& pool) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -33,15 +34,19 @@ Assignment synthesize_partition(const ConstraintSystem& cs, const WitnessInput& 
 /// The synthesis worker threads; they stop when the submit queue is closed and empty.
 class SynthesisWorkers {
  public:
-  /// `workers` threads, each with a pool of `threads_each` threads.
-  SynthesisWorkers(Pipeline& p, unsigned workers, unsigned threads_each);
+  /// `workers` threads that synthesize one partition each at a time, sharing `threads` threads in all
+  /// (themselves included): one pool of threads − workers + 1 (at least 1), whose workers help the
+  /// partition begun first (util/thread_pool.hpp), so a lone partition (the first of a batch, while the
+  /// GPU waits) is synthesized on all of them.
+  SynthesisWorkers(Pipeline& p, unsigned workers, unsigned threads);
   /// Joins the threads (close the submit queue first).
   ~SynthesisWorkers();
 
  private:
-  void run(unsigned threads);
+  void run();
   void process(std::unique_ptr<PartitionTask> task, ThreadPool& pool);
   Pipeline& p_;
+  std::unique_ptr<ThreadPool> pool_;
   std::vector<std::thread> threads_;
 };
 

@@ -15,6 +15,7 @@ struct ThreadPool::Job {
   const std::function<void(size_t, size_t)>* fn;
   size_t n, grain, nchunks;
   std::atomic<size_t> next{0};
+  unsigned workers = 0;  // pool workers running its chunks (guarded by the pool's mu_)
   std::mutex err_mu;
   std::exception_ptr err;
 };
@@ -53,24 +54,27 @@ void ThreadPool::run_chunks(Job& job) {
   t_in_chunk = outer;
 }
 
+ThreadPool::Job* ThreadPool::oldest_open() const {
+  for (Job* job : jobs_)
+    if (job->next.load(std::memory_order_relaxed) < job->nchunks) return job;
+  return nullptr;
+}
+
 void ThreadPool::worker_loop() {
-  unsigned long seen = 0;
   for (;;) {
-    Job* job;
+    Job* job = nullptr;
     {
       std::unique_lock<std::mutex> lk(mu_);
-      wake_cv_.wait(lk, [&] { return stop_ || (job_ != nullptr && generation_ != seen); });
+      wake_cv_.wait(lk, [&] { return stop_ || (job = oldest_open()) != nullptr; });
       if (stop_) return;
-      seen = generation_;
-      job = job_;
-      active_++;
+      job->workers++;
     }
     run_chunks(*job);
     {
       std::lock_guard<std::mutex> lk(mu_);
-      active_--;
+      job->workers--;
     }
-    done_cv_.notify_one();
+    done_cv_.notify_all();
   }
 }
 
@@ -87,7 +91,6 @@ void ThreadPool::parallel_for(size_t n, const std::function<void(size_t, size_t)
     for (size_t b = 0; b < n; b += grain) fn(b, std::min(n, b + grain));
     return;
   }
-  std::lock_guard<std::mutex> submit(submit_mu_);
   Job job;
   job.fn = &fn;
   job.n = n;
@@ -95,16 +98,15 @@ void ThreadPool::parallel_for(size_t n, const std::function<void(size_t, size_t)
   job.nchunks = (n + grain - 1) / grain;
   {
     std::lock_guard<std::mutex> lk(mu_);
-    job_ = &job;
-    generation_++;
+    jobs_.push_back(&job);
   }
   wake_cv_.notify_all();
-  run_chunks(job);
+  run_chunks(job);  // returns once every chunk is taken
   {
-    // Unpublish the job, then wait for the workers that took it; a worker that wakes later sees no job.
+    // Unpublish the call, then wait for the workers still in its chunks; no worker takes it after this.
     std::unique_lock<std::mutex> lk(mu_);
-    job_ = nullptr;
-    done_cv_.wait(lk, [&] { return active_ == 0; });
+    jobs_.erase(std::find(jobs_.begin(), jobs_.end(), &job));
+    done_cv_.wait(lk, [&] { return job.workers == 0; });
   }
   if (job.err) std::rethrow_exception(job.err);
 }

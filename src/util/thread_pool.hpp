@@ -15,8 +15,11 @@ namespace cuzk {
 ///
 /// `size()` counts the calling thread: a pool of size T starts T − 1 workers, and the thread that calls
 /// parallel_for works on chunks too. A pool of size 1 starts no thread and runs everything inline.
-/// parallel_for calls from several threads at once are serialized; a parallel_for called from inside a
-/// chunk (on a worker or on the calling thread) runs inline, so nesting cannot deadlock.
+/// parallel_for calls from several threads at once run at the same time: each caller works on its own
+/// call's chunks, and the workers on the chunks of the oldest call that has any left, so a lone call gets
+/// every thread and the call made first is helped first (the daemon's synthesis workers share one pool
+/// this way). A parallel_for called from inside a chunk (on a worker or on a calling thread) runs inline,
+/// so nesting cannot deadlock.
 class ThreadPool {
  public:
   /// Starts a pool of `threads` threads including the caller; 0 means std::thread::hardware_concurrency()
@@ -41,16 +44,14 @@ class ThreadPool {
  private:
   struct Job;
   void worker_loop();
+  Job* oldest_open() const;  // the first call in jobs_ with chunks not yet taken (mu_ held), or nullptr
   static void run_chunks(Job& job);
 
   unsigned size_;
   std::vector<std::thread> workers_;
-  std::mutex submit_mu_;  // one parallel_for at a time
-  std::mutex mu_;         // guards job_, generation_, active_, stop_
+  std::mutex mu_;  // guards jobs_, each Job's workers, stop_
   std::condition_variable wake_cv_, done_cv_;
-  Job* job_ = nullptr;
-  unsigned long generation_ = 0;
-  unsigned active_ = 0;
+  std::vector<Job*> jobs_;  // the running parallel_for calls, oldest first
   bool stop_ = false;
 };
 
