@@ -643,6 +643,19 @@ TEST(EnginePipeline, UnsatisfyingWitnessFailsAtVerification) {
   EXPECT_NE(res.error.find("does not verify"), std::string::npos) << res.error;
 }
 
+// Two synthesis workers share one pool of threads (engine/synthesis.hpp): partitions synthesized at once
+// on it, several jobs in flight, every proof valid.
+TEST(EnginePipeline, SynthesisWorkersShareTheirThreads) {
+  EngineConfig cfg = Fixture::small_config();
+  cfg.synthesis_workers = 2;
+  cfg.synthesis_threads = 4;
+  cfg.synthesis_lookahead = 2;
+  Fixture f(cfg);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 4; i++) ids.push_back(f.engine.submit(mimc_job(3)).job_id);
+  for (const auto& id : ids) f.expect_valid(*f.engine.await(id), 3);
+}
+
 TEST(EnginePipeline, MemoryBudgetBelowTwoPartitionsProvesOneAtATime) {
   LoadedCircuit c = load_circom(kData + "mimc/mimc_dev.zkey");
   EngineConfig cfg = Fixture::small_config();
