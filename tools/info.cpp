@@ -45,6 +45,10 @@ int run_info(const std::string& path) {
     std::snprintf(buf, sizeof buf, fmt, args...);
     out += buf;
   };
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+    throw Error(ErrorCode::kIo, path + ": not a regular file");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw Error(ErrorCode::kIo, path + ": cannot open");
   char magic[4] = {};

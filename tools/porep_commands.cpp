@@ -253,6 +253,10 @@ int run_verify(const std::string& c1_path, const std::string& seal_path, const s
   std::string proof_name;  // the registered proof, naming the circuit a wrong key is refused against
   if (!c1_path.empty()) {
     const C1Output c1 = load_c1(c1_path);
+    // The public inputs come from the C1's challenges: they must be the ones its seed, replica_id and
+    // registered proof give (and comm_r its vanilla proofs' roots), as for proving.
+    engine::check_c1_comm_r(c1, c1_path);
+    engine::check_c1_challenges(c1, c1_path);
     proof_name = std::string(c1.registered_proof.name);
     for (size_t k = 0; k < c1.vanilla_proofs.size(); k++) inputs.push_back(partition_public_inputs(c1, k));
   } else {

@@ -5,9 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -47,12 +47,31 @@ void pwrite_all(int fd, const uint8_t* p, size_t n, uint64_t off, const std::fil
   }
 }
 
+/// Where `path`'s bytes go: `path` itself, or for a symbolic link the file it names (so the rename
+/// replaces that file, not the link). An existing destination that is not a regular file (a device such
+/// as /dev/null, a FIFO, a socket, a folder) is refused: a rename would replace it with a regular file.
+std::filesystem::path destination_of(const std::filesystem::path& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path dest = path;
+  if (fs::is_symlink(fs::symlink_status(path, ec))) {
+    dest = fs::weakly_canonical(path, ec);
+    if (ec) io_error(path, "cannot resolve the symbolic link", ec.value());
+  }
+  const fs::file_status st = fs::status(dest, ec);
+  if (fs::exists(st) && !fs::is_regular_file(st))
+    throw Error(ErrorCode::kIo, path.string() +
+                                    ": not a regular file (cuzk replaces its outputs whole, through a "
+                                    "temporary file): give the path of a file");
+  return dest;
+}
+
 }  // namespace
 
-AtomicFile::AtomicFile(const std::filesystem::path& path) : path_(path) {
-  std::string tmpl = path.string() + ".tmp-XXXXXX";
+AtomicFile::AtomicFile(const std::filesystem::path& path) : path_(destination_of(path)) {
+  std::string tmpl = path_.string() + ".tmp-XXXXXX";
   fd_ = ::mkstemp(tmpl.data());
-  if (fd_ < 0) io_error(path, "cannot create a temporary file next to it", errno);
+  if (fd_ < 0) io_error(path_, "cannot create a temporary file next to it", errno);
   tmp_ = tmpl;
   if (::fchmod(fd_, 0644) != 0) {
     int err = errno;
@@ -264,13 +283,27 @@ void write_file_atomic(const std::filesystem::path& path, std::span<const uint8_
 }
 
 void write_file_atomic(const std::filesystem::path& path, const std::string& text) {
-  write_file_atomic(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  write_file_atomic(path,
+                    std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
 std::vector<uint8_t> read_file_bytes(const std::filesystem::path& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO does not wait for a writer; anything but a regular file is refused (a
+  // device such as /dev/zero would be read until memory ran out).
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) io_error(path, "cannot open", errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    io_error(path, "cannot stat", err);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw Error(ErrorCode::kIo, path.string() + ": not a regular file");
+  }
   std::vector<uint8_t> out;
+  out.reserve((size_t)st.st_size);
   uint8_t chunk[1 << 16];
   for (;;) {
     ssize_t r = ::read(fd, chunk, sizeof chunk);

@@ -50,7 +50,8 @@ std::string section_label(uint32_t id, std::string_view what) {
 BinFile BinFile::open(const std::filesystem::path& path, std::string_view magic, uint32_t version) {
   BinFile f;
   f.name_ = path.string();
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO does not wait for a writer (it is then refused as not a regular file).
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) io_error(f.name_, "cannot open", errno);
   struct stat st;
   if (::fstat(fd, &st) != 0) {

@@ -93,4 +93,19 @@ refused "cannot create the folder" "post fake" -- "$CUZK" -q post fake --registe
 refused "does not exist" "bench prove --json" -- "$CUZK" -q bench prove --synthetic porep --log2 10 --reps 1 \
   --device cpu --json nodir/r.json
 refused "does not exist" "bench msm --json" -- "$CUZK" -q bench msm --gpu --min 10 --max 10 --json nodir/r.json
+echo "== special files: an output that is a FIFO is refused and kept; a symbolic link's target is written"
+mkfifo fifo
+refused "not a regular file" "prove into a FIFO" -- "$CUZK" -q prove own.zkey "$D/tiny/mul.wtns" fifo pub.json
+[ -p fifo ] || fail "the FIFO was replaced"
+[ ! -e pub.json ] || fail "a refused prove wrote its other output"
+echo old > target.json && ln -s target.json out-link.json
+expect_exit 0 "prove into a symbolic link" -- "$CUZK" -q prove own.zkey "$D/tiny/mul.wtns" out-link.json pub.json
+[ -L out-link.json ] || fail "the symbolic link was replaced"
+grep -q pi_a target.json || fail "the link's target does not hold the proof"
+echo "== special files as inputs: refused at once (a FIFO is not waited on, /dev/zero not read)"
+refused "not a regular file" "verify a FIFO key" -- timeout 20 "$CUZK" -q verify fifo pub.json target.json
+refused "not a regular file" "verify /dev/zero as the key" -- timeout 20 "$CUZK" -q verify /dev/zero pub.json \
+  target.json
+refused "not a regular file" "info /dev/null" -- timeout 20 "$CUZK" -q info /dev/null
+refused "not a regular file" "info a FIFO" -- timeout 20 "$CUZK" -q info fifo
 echo "output paths: all passed"

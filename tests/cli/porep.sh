@@ -96,4 +96,20 @@ s["seed"] = "%02x" % (int(s["seed"][:2], 16) ^ 1) + s["seed"][2:]  # other chall
 json.dump(s, open("wrongseed.seal.json", "w"))
 PY
 expect_exit 1 "chain data of another seed" -- "$CUZK" porep verify --seal wrongseed.seal.json --vk "$V2" proof-2KiB.bin
+# A C1 whose challenges are not those of its seed (or of its registered proof) is refused by verify as by
+# prove: its public inputs would be another sector's claim.
+python3 - <<'PY'
+import json
+c = json.load(open("c1-2KiB.json"))
+c["seed"][0] ^= 1
+json.dump(c, open("seed.c1.json", "w"))
+c = json.load(open("c1-2KiB.json"))
+c["registered_proof"] = "StackedDrg2KiBV1"
+json.dump(c, open("rp.c1.json", "w"))
+PY
+expect_exit 2 "a C1 of another seed" -- "$CUZK" porep verify --c1 seed.c1.json --vk "$V2" proof-2KiB.bin
+expect_err_contains "seed.c1.json"
+expect_err_contains "the seed and replica_id give"
+expect_exit 2 "a C1 of another registered proof" -- "$CUZK" porep verify --c1 rp.c1.json --vk "$V2" proof-2KiB.bin
+expect_err_contains "rp.c1.json"
 echo "porep CLI: all checks passed"
