@@ -9,8 +9,10 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -90,7 +92,8 @@ Fr parse_scalar(const std::string& dec, const char* what) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+/// The command line's work; main adds the check of standard output.
+static int run_cli(int argc, char** argv) {
   // A proof allocates and frees arrays of megabytes per MSM window and NTT: keep freed memory in the
   // heap for reuse instead of returning it to the kernel, which would clear fresh pages again each time.
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
@@ -546,4 +549,15 @@ int main(int argc, char** argv) {
     return 3;
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  const int rc = run_cli(argc, argv);
+  // What a command printed must have reached standard output (a full disk, a closed descriptor): if not,
+  // the command failed, whatever it computed.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "cuzk: error: standard output could not be written: %s\n", std::strerror(errno));
+    return rc == 0 ? 2 : rc;
+  }
+  return rc;
 }

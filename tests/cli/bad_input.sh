@@ -110,4 +110,9 @@ expect_exit 2 info-foreign -- "$CUZK" info "$CUZK"
 expect_err_contains "not a .zkey"; [ ! -s "$WORK/out" ] || fail "info printed a description of a foreign file"
 expect_exit 2 info-truncated -- "$CUZK" info trunc.zkey
 expect_err_contains "truncated"; [ ! -s "$WORK/out" ] || fail "info printed a description of a truncated zkey"
+# Standard output that cannot be written (a full device, a closed descriptor) fails the command.
+expect_exit 2 stdout-full -- sh -c '"$0" info "$1" >/dev/full' "$CUZK" "$D/mimc/mimc_dev.zkey"
+expect_err_contains "standard output could not be written"
+expect_exit 2 stdout-closed -- sh -c '"$0" info "$1" >&-' "$CUZK" "$D/mimc/mimc_dev.zkey"
+expect_err_contains "standard output could not be written"
 echo "bad input: all passed"
