@@ -101,7 +101,10 @@ void write_files_unlocked(const std::vector<FileToWrite>& files) {
     out.emplace_back(f.path);
     out.back().append({reinterpret_cast<const uint8_t*>(f.contents.data()), f.contents.size()});
   }
-  for (AtomicFile& f : out) f.commit();
+  // Every file written and fsync'ed before the first rename: a full disk leaves none of them.
+  std::vector<AtomicFile*> ptrs;
+  for (AtomicFile& f : out) ptrs.push_back(&f);
+  commit_together(ptrs, false);
 }
 
 }  // namespace cuzk::cli

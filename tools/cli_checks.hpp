@@ -39,8 +39,9 @@ void check_vk_inputs(const VerifyingKey& vk, size_t expected, const std::string&
 
 /// Writes `files`, each atomically (a temporary next to it, then a rename), without the folder lock of
 /// write_files_atomically and so without leaving a `.cuzk.lock` behind: for the fake-input commands,
-/// whose outputs need no pairing with a concurrent writer's. Every temporary is written before the first
-/// rename (a failure while writing leaves every destination untouched); the renames go in the order
+/// whose outputs need no pairing with a concurrent writer's. Every temporary is written and fsync'ed
+/// before the first rename (a failure while writing, e.g. a full disk, leaves every destination
+/// untouched); the renames go in the order
 /// given, so the file that names the others goes last. Throws Error(kIo) naming the path.
 void write_files_unlocked(const std::vector<FileToWrite>& files);
 

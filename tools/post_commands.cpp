@@ -78,9 +78,19 @@ int run_fake(const std::string& proof_name, size_t sectors, size_t partition, ui
   const RegisteredPostProof& proof = proof_arg(proof_name);
   if (sectors == 0) sectors = proof.type == circuits::PostType::kWinning ? 1 : proof.shape().sectors;
   std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec) && !std::filesystem::create_directories(dir, ec))
+  const bool made = !std::filesystem::is_directory(dir, ec);
+  if (made && !std::filesystem::create_directories(dir, ec))
     throw Error(ErrorCode::kInvalidArgument,
                 dir + ": cannot create the folder" + (ec ? ": " + ec.message() : std::string()));
+  // A folder made here is removed again when the command fails (it is empty then: nothing was renamed).
+  struct RemoveIfFailed {
+    std::filesystem::path dir;
+    bool made, done = false;
+    ~RemoveIfFailed() {
+      std::error_code e;
+      if (made && !done) std::filesystem::remove(dir, e);
+    }
+  } cleanup{dir, made};
   check_outputs({}, {(std::filesystem::path(dir) / "request.json").string()});
   const FakePost f = make_fake_post(proof, sectors, partition, seed);
   std::vector<FileToWrite> files;
@@ -106,6 +116,7 @@ int run_fake(const std::string& proof_name, size_t sectors, size_t partition, ui
   for (const FileToWrite& w : files) paths.push_back(w.path.string());
   check_outputs({}, paths);
   write_files_unlocked(files);  // request.json, which names the others, last
+  cleanup.done = true;
   if (!quiet)
     std::printf("wrote %s/request.json: %s, %zu sectors, partition %zu\n", dir.c_str(),
                 std::string(proof.name).c_str(), f.vanilla.size(), f.partition);

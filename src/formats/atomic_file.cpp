@@ -248,7 +248,7 @@ class FolderLocks {
 
 }  // namespace
 
-void commit_together(std::span<AtomicFile* const> files) {
+void commit_together(std::span<AtomicFile* const> files, bool lock_folders) {
   for (AtomicFile* f : files) f->seal();
   std::vector<std::filesystem::path> dirs;
   for (AtomicFile* f : files) {
@@ -258,7 +258,7 @@ void commit_together(std::span<AtomicFile* const> files) {
   {
     // One file is atomic by itself: only a set needs the lock.
     std::optional<FolderLocks> locks;
-    if (files.size() > 1) locks.emplace(dirs);
+    if (files.size() > 1 && lock_folders) locks.emplace(dirs);
     for (AtomicFile* f : files) f->rename_into_place();
     for (const auto& d : dirs) fsync_folder(d);
   }

@@ -44,7 +44,7 @@ class AtomicFile {
   const std::filesystem::path& path() const { return path_; }
 
  private:
-  friend void commit_together(std::span<AtomicFile* const> files);
+  friend void commit_together(std::span<AtomicFile* const> files, bool lock_folders);
   void flush();
   /// Flushes, fsyncs and closes the temporary, which stays under its temporary name.
   void seal();
@@ -54,8 +54,8 @@ class AtomicFile {
 
   std::filesystem::path path_, tmp_;  // tmp_ is empty once renamed or removed
   int fd_ = -1;
-  uint64_t size_ = 0;      // bytes appended (flushed + buffered)
-  uint64_t flushed_ = 0;   // bytes already handed to the OS
+  uint64_t size_ = 0;     // bytes appended (flushed + buffered)
+  uint64_t flushed_ = 0;  // bytes already handed to the OS
   std::vector<uint8_t> buf_;
 };
 
@@ -76,8 +76,9 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& tex
 /// renames may see a mixed set. If a step fails, every temporary not yet renamed is removed and
 /// Error(kIo) names the path; a rename that fails after others succeeded (an OS error, e.g. the folder
 /// was removed) leaves those in place. Each file is committed once: the objects are then finished.
-/// Files must have distinct destinations.
-void commit_together(std::span<AtomicFile* const> files);
+/// Files must have distinct destinations. With lock_folders false, step 2 is left out (no `.cuzk.lock` is
+/// made: for writers that no other process writes beside); a failure while sealing still renames nothing.
+void commit_together(std::span<AtomicFile* const> files, bool lock_folders = true);
 
 /// One file for write_files_atomically: its destination and its whole contents (text or binary bytes).
 struct FileToWrite {

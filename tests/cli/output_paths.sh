@@ -108,4 +108,13 @@ refused "not a regular file" "verify /dev/zero as the key" -- timeout 20 "$CUZK"
   target.json
 refused "not a regular file" "info /dev/null" -- timeout 20 "$CUZK" -q info /dev/null
 refused "not a regular file" "info a FIFO" -- timeout 20 "$CUZK" -q info fifo
+echo "== a write that fails (the file size limit standing in for a full disk) leaves no part of a set"
+# SIGXFSZ ignored, so that a write past the limit fails with EFBIG instead of killing the process.
+expect_exit 2 "porep fake-c1 past the size limit" -- bash -c 'trap "" XFSZ; ulimit -f 8; exec "$0" -q porep fake-c1 \
+  --sector-size 2KiB --seed 3 lim.json' "$CUZK"
+[ ! -e lim.json ] && [ ! -e lim.seal.json ] || fail "fake-c1 left part of its output set"
+expect_exit 2 "post fake past the size limit" -- bash -c 'trap "" XFSZ; ulimit -f 1; exec "$0" -q post fake \
+  --registered-proof 0 --seed 1 limdir' "$CUZK"
+[ ! -e limdir ] || fail "post fake left the folder it made"
+! ls ./*.tmp-* >/dev/null 2>&1 || fail "a temporary file was left behind"
 echo "output paths: all passed"
