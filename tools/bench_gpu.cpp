@@ -138,7 +138,8 @@ int bench_gpu_arith() {
                 t.regs_per_thread, t.checked - t.mismatches, t.checked, good ? "" : "  WRONG");
     std::fflush(stdout);
   };
-  for (auto v : {cuda::MulVariant::kEvenOdd, cuda::MulVariant::kCios4, cuda::MulVariant::kWide64})
+  for (auto v : {cuda::MulVariant::kEvenOdd, cuda::MulVariant::kCios4, cuda::MulVariant::kWide64,
+                 cuda::MulVariant::kF64, cuda::MulVariant::kF64Columns})
     row("Fp mul", cuda::mul_variant_name(v), cuda::bench_fp_mul(v));
   for (auto v : {cuda::MulVariant::kEvenOdd, cuda::MulVariant::kEvenOddShape, cuda::MulVariant::kCios4,
                  cuda::MulVariant::kWide64})

@@ -2,11 +2,13 @@
 // GPU) and the multiplication / mixed-addition throughput benchmarks. See gpu.hpp.
 #include <algorithm>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "cuda/arith_variants.cuh"
 #include "cuda/context.cuh"
 #include "cuda/gpu.hpp"
+#include "ff/mont_f64.hpp"
 
 namespace cuzk::cuda {
 namespace {
@@ -41,6 +43,18 @@ struct FieldOpKernel {
       case FieldOp::kSqr: out[i] = x.sqr(); break;
       case FieldOp::kNeg: out[i] = -x; break;
     }
+  }
+};
+
+/// out[i] = a[i]·b[i] through the FP64 product (mont_f64.hpp), canonical.
+struct MulF64Kernel {
+  const Fp* a;
+  const Fp* b;
+  Fp* out;
+  bool by_columns;
+  __device__ void operator()(size_t i) const {
+    const f64::Fp48 x = f64::to_f64(a[i]), y = f64::to_f64(b[i]);
+    out[i] = f64::from_f64(by_columns ? f64::mul_by_columns(x, y) : f64::mul(x, y));
   }
 };
 
@@ -159,6 +173,16 @@ void fp2_batch(FieldOp op, const Fp2* a, const Fp2* b, Fp2* out, size_t n, int d
   field_batch(op, a, b, out, n, device);
 }
 
+void fp_mul_f64_batch(const Fp* a, const Fp* b, Fp* out, size_t n, bool by_columns, int device) {
+  if (n == 0) return;
+  Context& ctx = Context::get(device);
+  PoolBuffer<Fp> da(ctx, n), db(ctx, n), dout(ctx, n);
+  da.upload(a);
+  db.upload(b);
+  launch_for_each(ctx, MulF64Kernel{da.get(), db.get(), dout.get(), by_columns}, n, "fp_mul_f64_batch");
+  dout.download(out);
+}
+
 template <class F>
 void jacobian_add(const Jacobian<F>* p, const Jacobian<F>* q, Jacobian<F>* out, size_t n, int device) {
   binary_points<Jacobian<F>, Jacobian<F>, Jacobian<F>, JacAdd, F>(p, q, out, n, device, "jacobian_add");
@@ -213,6 +237,8 @@ const char* mul_variant_name(MulVariant v) {
     case MulVariant::kEvenOddShape: return "even-odd + shape";
     case MulVariant::kCios4: return "cios-4chain";
     case MulVariant::kWide64: return "wide64";
+    case MulVariant::kF64: return "fp64, CIOS order";
+    case MulVariant::kF64Columns: return "fp64, by columns";
   }
   return "?";
 }
@@ -246,6 +272,33 @@ struct MulWide64 {
     return variants::mul_wide64(a, b);
   }
 };
+/// The FP64 products of mont_f64.hpp; their chains run in the 48-bit-limb form (ChainRep).
+struct MulF64 {
+  __device__ f64::Fp48 operator()(const f64::Fp48& a, const f64::Fp48& b) const { return f64::mul(a, b); }
+};
+struct MulF64Columns {
+  __device__ f64::Fp48 operator()(const f64::Fp48& a, const f64::Fp48& b) const {
+    return f64::mul_by_columns(a, b);
+  }
+};
+
+/// The form a multiplier's chains run in: F itself, or for the FP64 products the 48-bit limbs
+/// (converted once before and once after the chain, outside the products counted).
+template <class F, class Mul>
+struct ChainRep {
+  using Rep = F;
+  __device__ static Rep to(const F& a) { return a; }
+  __device__ static F from(const Rep& a) { return a; }
+};
+struct ChainRepF64 {
+  using Rep = f64::Fp48;
+  __device__ static Rep to(const Fp& a) { return f64::to_f64(a); }
+  __device__ static Fp from(const Rep& a) { return f64::from_f64(a); }
+};
+template <>
+struct ChainRep<Fp, MulF64> : ChainRepF64 {};
+template <>
+struct ChainRep<Fp, MulF64Columns> : ChainRepF64 {};
 
 /// x² from the wide square and one REDC (mont.hpp sqr_wide_words, redc_words; y is ignored).
 struct SqrWide {
@@ -290,18 +343,19 @@ struct HostMul {
 /// x[t][c] ← x[t][c]·y[t] repeated `iters` times for each of kChains chains of thread t.
 template <class F, class Mul>
 __global__ void __launch_bounds__(256) mul_chain_kernel(F* x, const F* y, int iters) {
+  using R = ChainRep<F, Mul>;
   const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  F v[kChains];
+  typename R::Rep v[kChains];
 #pragma unroll
-  for (int c = 0; c < kChains; c++) v[c] = x[t * kChains + c];
-  const F m = y[t];
+  for (int c = 0; c < kChains; c++) v[c] = R::to(x[t * kChains + c]);
+  const typename R::Rep m = R::to(y[t]);
   Mul mul;
   for (int i = 0; i < iters; i++) {
 #pragma unroll
     for (int c = 0; c < kChains; c++) v[c] = mul(v[c], m);
   }
 #pragma unroll
-  for (int c = 0; c < kChains; c++) x[t * kChains + c] = v[c];
+  for (int c = 0; c < kChains; c++) x[t * kChains + c] = R::from(v[c]);
 }
 
 /// Random values below the modulus (any value < m is a valid Montgomery representation).
@@ -388,6 +442,12 @@ Throughput bench_mul_variant(MulVariant v, int runs, int device) {
     case MulVariant::kEvenOddShape: return bench_mul<F, MulEvenOddShape>(runs, device);
     case MulVariant::kCios4: return bench_mul<F, MulCios4>(runs, device);
     case MulVariant::kWide64: return bench_mul<F, MulWide64>(runs, device);
+    case MulVariant::kF64:
+    case MulVariant::kF64Columns:
+      if constexpr (std::is_same_v<F, Fp>)
+        return v == MulVariant::kF64 ? bench_mul<F, MulF64>(runs, device)
+                                     : bench_mul<F, MulF64Columns>(runs, device);
+      throw Error(ErrorCode::kInvalidArgument, "bench: the FP64 multipliers exist for Fp only");
   }
   throw Error(ErrorCode::kInvalidArgument, "bench: unknown multiplier variant");
 }

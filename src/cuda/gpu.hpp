@@ -286,6 +286,9 @@ enum class FieldOp { kAdd, kSub, kMul, kSqr, kNeg };
 void fp_batch(FieldOp op, const Fp* a, const Fp* b, Fp* out, size_t n, int device = 0);
 void fr_batch(FieldOp op, const Fr* a, const Fr* b, Fr* out, size_t n, int device = 0);
 void fp2_batch(FieldOp op, const Fp2* a, const Fp2* b, Fp2* out, size_t n, int device = 0);
+/// out[i] = a[i]·b[i] (canonical) through the FP64 product of ff/mont_f64.hpp on the device
+/// (f64::mul_by_columns when `by_columns`, else f64::mul); inputs are Fp limbs of any value below 2p.
+void fp_mul_f64_batch(const Fp* a, const Fp* b, Fp* out, size_t n, bool by_columns, int device = 0);
 
 /// Batched point operations on the device, F = Fp (G1) or Fp2 (G2). Formulas of ec/point.hpp.
 template <class F>
@@ -315,6 +318,8 @@ enum class MulVariant {
   kEvenOddShape,  ///< mul_evenodd with the modulus-shape tricks (differs from kEvenOdd for Fr only)
   kCios4,         ///< reference: 32-bit CIOS with four carry chains per row (the first device multiplier)
   kWide64,        ///< reference: 32-bit CIOS written with 64-bit accumulators (mul.wide.u32 + add.u64)
+  kF64,           ///< Fp only: the FP64 product in 48-bit limbs (ff/mont_f64.hpp f64::mul, CIOS order)
+  kF64Columns,    ///< Fp only: the same column by column (f64::mul_by_columns)
 };
 const char* mul_variant_name(MulVariant v);
 

@@ -385,6 +385,35 @@ TEST(GpuRandom, Fp) {
   CUZK_REQUIRE_GPU();
   check_random_field(fast_random<Fp>(100000, 21), fast_random<Fp>(100000, 22));
 }
+/// The FP64 products (ff/mont_f64.hpp, both orders) on the device equal Fp's product: random pairs, edge
+/// values, and inputs given as their representatives in [p, 2p).
+TEST(GpuRandom, FpProductOnTheFp64Pipe) {
+  CUZK_REQUIRE_GPU();
+  std::vector<Fp> a = fast_random<Fp>(100000, 27), b = fast_random<Fp>(100000, 28);
+  Fp m1 = Fp::modulus_limbs();
+  m1.l[0] -= 1;
+  const Fp edge[] = {Fp::zero(), Fp::one(), -Fp::one(), Fp::one() + Fp::one(), m1};
+  for (size_t i = 0; i < 25; i++) {
+    a[i] = edge[i % 5];
+    b[i] = edge[i / 5];
+  }
+  std::vector<Fp> ra = a;  // a[i] + p for odd i: the same value, not reduced
+  for (size_t i = 1; i < ra.size(); i += 2) {
+    unsigned __int128 c = 0;
+    for (int k = 0; k < 6; k++) {
+      c += (unsigned __int128)a[i].l[k] + FpParams::mod(k);
+      ra[i].l[k] = (uint64_t)c;
+      c >>= 64;
+    }
+  }
+  for (bool by_columns : {false, true}) {
+    std::vector<Fp> out(a.size());
+    cuda::fp_mul_f64_batch(ra.data(), b.data(), out.data(), a.size(), by_columns);
+    size_t bad = 0;
+    for (size_t i = 0; i < a.size(); i++) bad += out[i] != a[i] * b[i];
+    EXPECT_EQ(bad, 0u) << (by_columns ? "by columns" : "CIOS order");
+  }
+}
 TEST(GpuRandom, Fr) {
   CUZK_REQUIRE_GPU();
   check_random_field(fast_random<Fr>(100000, 23), fast_random<Fr>(100000, 24));
