@@ -148,6 +148,11 @@ int bench_gpu_arith() {
   row("Fp2 mul", "lazy (2 reductions)", cuda::bench_fp2_mul(true));
   row("Fp2 mul", "3 reduced (operator*)", cuda::bench_fp2_mul(false));
   row("G1 madd", "XYZZ (point.hpp)", cuda::bench_g1_madd());
+  for (unsigned mask : cuda::kMaddF64Masks) {
+    char name[32];
+    std::snprintf(name, sizeof name, "XYZZ, fp64 mask %03x", mask);
+    row("G1 madd", name, cuda::bench_g1_madd_f64(mask));
+  }
   print_memory();
   return ok ? 0 : 1;
 }

@@ -459,23 +459,45 @@ __host__ __device__ inline uint32_t madd_index(size_t t, int i) {
   return (uint32_t)((t * 977u + (size_t)i * 131u + 1u) & ((1u << kPointTableLog) - 1));
 }
 
+/// The XYZZ mixed addition of point.hpp (madd-2008-s) with each of its ten products on the IMAD pipe
+/// (Fp's operator*) or, where bit k of Mask is set, on the FP64 pipe (f64::mul, through the 48-bit
+/// limbs and back): the mixed IMAD/FP64 schedule, for the benchmark only. Products, in order: 0 x2·ZZ,
+/// 1 y2·ZZZ, 2 P², 3 P·PP, 4 X·PP, 5 R², 6 R·(Q − X3), 7 Y·PPP, 8 ZZ·PP, 9 ZZZ·PPP.
+template <unsigned Mask>
+struct MixedMadd {
+  template <int k>
+  __device__ static Fp mul(const Fp& a, const Fp& b) {
+    if constexpr ((Mask >> k) & 1)
+      return f64::from_f64(f64::mul(f64::to_f64(a), f64::to_f64(b)));
+    else
+      return a * b;
+  }
+  __device__ static G1XYZZ add(const G1XYZZ& p, const G1Affine& q) {
+    if (q.is_inf()) return p;
+    if (p.is_inf()) return G1XYZZ::from_affine(q);
+    const Fp P = mul<0>(q.x, p.ZZ) - p.X, R = mul<1>(q.y, p.ZZZ) - p.Y;
+    if (P.is_zero()) return R.is_zero() ? G1XYZZ::dbl_affine(q) : G1XYZZ::infinity();
+    const Fp PP = mul<2>(P, P), PPP = mul<3>(P, PP), Q = mul<4>(p.X, PP);
+    const Fp X3 = mul<5>(R, R) - PPP - Q.dbl();
+    const Fp Y3 = mul<6>(R, Q - X3) - mul<7>(p.Y, PPP);
+    return {X3, Y3, mul<8>(p.ZZ, PP), mul<9>(p.ZZZ, PPP)};
+  }
+};
+/// point.hpp's own mixed addition.
+struct PointMadd {
+  __device__ static G1XYZZ add(const G1XYZZ& p, const G1Affine& q) { return p.add_affine(q); }
+};
+
+template <class Madd>
 __global__ void __launch_bounds__(256) madd_kernel(const G1Affine* table, G1XYZZ* out, int iters) {
   const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   G1XYZZ acc = G1XYZZ::from_affine(table[t & ((1u << kPointTableLog) - 1)]);
-  for (int i = 0; i < iters; i++) acc = acc.add_affine(table[madd_index(t, i)]);
+  for (int i = 0; i < iters; i++) acc = Madd::add(acc, table[madd_index(t, i)]);
   out[t] = acc;
 }
 
-}  // namespace
-
-Throughput bench_fp_mul(MulVariant v, int runs, int device) { return bench_mul_variant<Fp>(v, runs, device); }
-Throughput bench_fr_mul(MulVariant v, int runs, int device) { return bench_mul_variant<Fr>(v, runs, device); }
-Throughput bench_fp_sqr(int runs, int device) { return bench_mul<Fp, SqrWide, HostSqr>(runs, device); }
-Throughput bench_fp2_mul(bool lazy, int runs, int device) {
-  return lazy ? bench_mul<Fp2, Fp2MulLazy>(runs, device) : bench_mul<Fp2, MulEvenOdd>(runs, device);
-}
-
-Throughput bench_g1_madd(int runs, int device) {
+template <class Madd>
+Throughput bench_madd(int runs, int device) {
   Context& ctx = Context::get(device);
   // 2^14 distinct random points: P_0 = k·G, P_{i+1} = P_i + Q, normalized with one inversion
   std::mt19937_64 rng(3);
@@ -493,7 +515,7 @@ Throughput bench_g1_madd(int runs, int device) {
   PoolBuffer<G1Affine> dt(ctx, table.size());
   PoolBuffer<G1XYZZ> dout(ctx, threads);
   dt.upload(table.data());
-  madd_kernel<<<blocks, kThreads, 0, ctx.stream()>>>(dt.get(), dout.get(), kMaddIters);
+  madd_kernel<Madd><<<blocks, kThreads, 0, ctx.stream()>>>(dt.get(), dout.get(), kMaddIters);
   CUZK_CUDA_CHECK_LAUNCH("madd_kernel", ctx.stream());
   std::vector<G1XYZZ> out(threads);
   dout.download(out.data());
@@ -501,13 +523,13 @@ Throughput bench_g1_madd(int runs, int device) {
   StreamTimer timer(device);
   for (int r = 0; r < runs; r++) {
     timer.start();
-    madd_kernel<<<blocks, kThreads, 0, ctx.stream()>>>(dt.get(), dout.get(), kMaddIters);
+    madd_kernel<Madd><<<blocks, kThreads, 0, ctx.stream()>>>(dt.get(), dout.get(), kMaddIters);
     CUZK_CUDA_CHECK_LAUNCH("madd_kernel", ctx.stream());
     timer.stop();
     ms.push_back(timer.ms());
   }
   Throughput res = summarize(ms, (uint64_t)threads * kMaddIters);
-  res.regs_per_thread = kernel_regs(madd_kernel);
+  res.regs_per_thread = kernel_regs(madd_kernel<Madd>);
   for (size_t s = 0; s < 64; s++) {
     const size_t t = (s * 2654435761u) % threads;
     G1XYZZ acc = G1XYZZ::from_affine(table[t & ((1u << kPointTableLog) - 1)]);
@@ -517,6 +539,27 @@ Throughput bench_g1_madd(int runs, int device) {
     if (d.X != acc.X || d.Y != acc.Y || d.ZZ != acc.ZZ || d.ZZZ != acc.ZZZ) res.mismatches++;
   }
   return res;
+}
+
+}  // namespace
+
+Throughput bench_fp_mul(MulVariant v, int runs, int device) { return bench_mul_variant<Fp>(v, runs, device); }
+Throughput bench_fr_mul(MulVariant v, int runs, int device) { return bench_mul_variant<Fr>(v, runs, device); }
+Throughput bench_fp_sqr(int runs, int device) { return bench_mul<Fp, SqrWide, HostSqr>(runs, device); }
+Throughput bench_fp2_mul(bool lazy, int runs, int device) {
+  return lazy ? bench_mul<Fp2, Fp2MulLazy>(runs, device) : bench_mul<Fp2, MulEvenOdd>(runs, device);
+}
+
+Throughput bench_g1_madd(int runs, int device) { return bench_madd<PointMadd>(runs, device); }
+Throughput bench_g1_madd_f64(unsigned mask, int runs, int device) {
+  switch (mask) {
+    case 0x000: return bench_madd<MixedMadd<0x000>>(runs, device);
+    case 0x3ff: return bench_madd<MixedMadd<0x3ff>>(runs, device);
+    case 0x155: return bench_madd<MixedMadd<0x155>>(runs, device);
+    case 0x2aa: return bench_madd<MixedMadd<0x2aa>>(runs, device);
+    case 0x1a9: return bench_madd<MixedMadd<0x1a9>>(runs, device);
+  }
+  throw Error(ErrorCode::kInvalidArgument, "bench: no FP64 madd kernel for this mask");
 }
 
 }  // namespace cuzk::cuda

@@ -348,6 +348,12 @@ Throughput bench_fp2_mul(bool lazy, int runs = 7, int device = 0);
 /// G1 XYZZ mixed additions per second: each thread adds a sequence of random affine points (from a
 /// 16 Ki-point table) into its accumulator; a sample is recomputed on the host.
 Throughput bench_g1_madd(int runs = 7, int device = 0);
+/// The masks bench_g1_madd_f64 has kernels for: none, all, alternate products, and one per pair of
+/// independent products (see arith.cu MixedMadd for the products' order).
+inline constexpr unsigned kMaddF64Masks[] = {0x000, 0x3ff, 0x155, 0x2aa, 0x1a9};
+/// The same mixed additions with product k on the FP64 pipe (ff/mont_f64.hpp) where bit k of `mask` is
+/// set, else on the IMAD pipe: the mixed IMAD/FP64 schedule. `mask` must be one of kMaddF64Masks.
+Throughput bench_g1_madd_f64(unsigned mask, int runs = 7, int device = 0);
 
 // ---- NTT ------------------------------------------------------------------------------------------------
 
