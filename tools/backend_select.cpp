@@ -52,9 +52,8 @@ size_t parse_size(const std::string& text, const char* what) {
                 std::string(what) + ": give a size (e.g. 16GiB); leave it out for auto");
   try {
     return (size_t)engine::parse_size(text);
-  } catch (const Error&) {
-    throw Error(ErrorCode::kInvalidArgument, std::string(what) + ": not a size: \"" + text +
-                                                 "\" (examples: 16GiB, 512MiB, 1.5GB, 1000000)");
+  } catch (const Error& e) {
+    throw Error(ErrorCode::kInvalidArgument, std::string(what) + ": " + e.what());
   }
 }
 

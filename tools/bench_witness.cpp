@@ -8,6 +8,7 @@
 
 #include "bench_common.hpp"
 #include "circuits/stacked.hpp"
+#include "cli_checks.hpp"
 #include "formats/atomic_file.hpp"
 #include "formats/c1.hpp"
 #include "formats/fake_c1.hpp"
@@ -77,7 +78,7 @@ BenchWitness::BenchWitness(CLI::App& bench) {
   cmd_->add_option("--sector-size", sector_size_, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB (a fake sector)");
   cmd_->add_option("--c1", c1_, "Read this C1 output instead of making a fake sector")
       ->check(CLI::ExistingFile);
-  cmd_->add_option("--seed", seed_, "Fake sector seed")->capture_default_str();
+  cmd_->add_option("--seed", seed_, "Fake sector seed")->capture_default_str()->check(cli::unsigned64());
   cmd_->add_option("--reps", reps_, "Timed repetitions per partition, after one warm-up")
       ->capture_default_str();
   cmd_->add_option("--partitions", partitions_, "Time the first N partitions (0 = all)")

@@ -3,12 +3,26 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <filesystem>
 #include <optional>
 
 #include "util/error.hpp"
 
 namespace cuzk::cli {
+
+CLI::Validator unsigned64() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        uint64_t v = 0;
+        const char *b = text.data(), *e = b + text.size();
+        const auto [p, ec] = std::from_chars(b, e, v);
+        if (text.empty() || ec != std::errc() || p != e)
+          return "\"" + text + "\" is not a whole number from 0 to 18446744073709551615";
+        return "";
+      },
+      "UINT64");
+}
 
 namespace {
 

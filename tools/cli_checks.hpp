@@ -5,6 +5,7 @@
 // Every refusal is Error(kInvalidArgument) (exit 2) naming the path, thrown before any file is touched.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -13,6 +14,10 @@
 #include "groth16/key.hpp"
 
 namespace cuzk::cli {
+
+/// A CLI11 check for an option held in a uint64_t (seeds, sector numbers): a decimal whole number from 0
+/// to 2^64 − 1. Without it CLI11 2.1 takes "-1" as 2^64 − 1 and a larger number as 2^64 − 1, silently.
+CLI::Validator unsigned64();
 
 /// Refuses, before any work is done, outputs that would fail or destroy something at the end: an output
 /// whose folder does not exist or is not writable, an output that is a folder, an output that is the same

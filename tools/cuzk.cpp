@@ -167,7 +167,8 @@ static int run_cli(int argc, char** argv) {
   uint64_t seed = 1;  // synthetic circuits: the same default as bench prove
   int log2_k = 0;
   auto* seed_opt =
-      setup_cmd->add_option("--seed", seed, "Deterministic toxic waste (and synthetic circuit) seed");
+      setup_cmd->add_option("--seed", seed, "Deterministic toxic waste (and synthetic circuit) seed")
+          ->check(cli::unsigned64());
   setup_cmd
       ->add_option("args", setup_args, "circuit.r1cs out.zkey|out.params, or with --synthetic: out.params")
       ->required();
@@ -187,7 +188,7 @@ static int run_cli(int argc, char** argv) {
   auto* synth_cmd = app.add_subcommand("synth", "Generate a synthetic circuit and witness and describe them");
   synth_cmd->add_option("kind", synthetic_kind, "porep")->required();
   synth_cmd->add_option("--log2", log2_k, "Domain size, log2")->required();
-  synth_cmd->add_option("--seed", seed, "Seed")->capture_default_str();
+  synth_cmd->add_option("--seed", seed, "Seed")->capture_default_str()->check(cli::unsigned64());
 
   // zkey export-vk
   auto* zkey_cmd = app.add_subcommand("zkey", "Proving-key tools");
@@ -254,7 +255,7 @@ static int run_cli(int argc, char** argv) {
   std::string stream_budget_text;
   bench_prove_cmd->add_option("--synthetic", synthetic_kind, "porep")->required();
   bench_prove_cmd->add_option("--log2", bp.log2, "Domain size, log2")->required();
-  bench_prove_cmd->add_option("--seed", bp.seed, "Seed")->capture_default_str();
+  bench_prove_cmd->add_option("--seed", bp.seed, "Seed")->capture_default_str()->check(cli::unsigned64());
   bench_prove_cmd->add_option("--params", bp.params, "Key file (default: setup in memory)")
       ->check(CLI::ExistingFile);
   bench_prove_cmd->add_option("--reps", bp.reps, "Timed proofs (median)")->capture_default_str();

@@ -123,7 +123,7 @@ EngineCommands::EngineCommands(CLI::App& app, CLI::App& bench) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   bench_pipeline_->add_option("--seed", p.seed, "Seed of the synthetic circuit and its key")
-      ->capture_default_str();
+      ->capture_default_str()->check(cli::unsigned64());
   bench_pipeline_->add_option("--timeline", p.timeline, "Write a per-partition timeline CSV here");
   bench_pipeline_->add_flag("--cpu", p.cpu, "Prove on the CPU backend even in a CUDA build");
 
@@ -181,7 +181,7 @@ EngineCommands::EngineCommands(CLI::App& app, CLI::App& bench) {
       ->add_option("--max-queued-bytes", k.max_queued_bytes,
                    "The daemon's limits.max_queued_bytes in bytes (0: send no request over it)")
       ->capture_default_str();
-  bench_soak_->add_option("--seed", k.seed, "Seed of the job mix")->capture_default_str();
+  bench_soak_->add_option("--seed", k.seed, "Seed of the job mix")->capture_default_str()->check(cli::unsigned64());
   bench_soak_->add_option("--json", k.json, "Write the report (JSON) here too");
 
   for (CLI::App* sub : {serve_, client, bench_batch_, bench_pipeline_, bench_farm_, bench_soak_}) sub->fallthrough();

@@ -371,9 +371,13 @@ PorepCommands::PorepCommands(CLI::App& app, CLI::App& bench,
                     "2KiB, 8MiB, 512MiB, 32GiB or 64GiB (StackedDrg<size>V1_1)");
   fake_->add_option("--registered-proof", registered_proof_,
                     "e.g. StackedDrg32GiBV1 (interactive PoRep only)");
-  fake_->add_option("--seed", seed_, "Seed of the sector's random data")->capture_default_str();
-  fake_->add_option("--envelope", envelope_,
-                    "Write Curio's envelope with this SectorNum instead of the raw JSON");
+  fake_->add_option("--seed", seed_, "Seed of the sector's random data")
+      ->capture_default_str()
+      ->check(cli::unsigned64());
+  fake_
+      ->add_option("--envelope", envelope_,
+                   "Write Curio's envelope with this SectorNum instead of the raw JSON")
+      ->check(cli::unsigned64());
   fake_->add_option("c1", out_, "Output c1.json (the chain data goes to c1.seal.json)")->required();
   prove_ =
       porep_->add_subcommand("prove", "Prove every partition of a C1; each proof is verified before writing");
@@ -410,7 +414,9 @@ PorepCommands::PorepCommands(CLI::App& app, CLI::App& bench,
       ->add_option("--params", params_, "Read this .params (no subgroup check) instead of a testing setup")
       ->check(CLI::ExistingFile);
   bench_porep_->add_option("--partitions", partitions_, "Prove only the first N partitions (0 = all)");
-  bench_porep_->add_option("--seed", seed_, "Fake sector and setup seed")->capture_default_str();
+  bench_porep_->add_option("--seed", seed_, "Fake sector and setup seed")
+      ->capture_default_str()
+      ->check(cli::unsigned64());
   add_device_options(bench_porep_, true);
   for (CLI::App* sub : {porep_, fake_, prove_, verify_, r1cs_, bench_circuit_, bench_porep_})
     sub->fallthrough();

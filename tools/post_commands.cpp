@@ -320,15 +320,18 @@ PostCommands::PostCommands(CLI::App& app, CLI::App& bench,
       "Registered PoSt proof: 0..14 (filecoin-ffi ids) or a name, e.g. StackedDrgWindow2KiBV1_2";
   fake_ = post_->add_subcommand("fake", "Write fake sectors' vanilla proofs and their request.json");
   fake_->add_option("--registered-proof", registered_proof_, rp_help)->required();
-  fake_->add_option("--sectors", sectors_, "Sectors of the partition (default: a full one; WinningPoSt 1)");
+  fake_->add_option("--sectors", sectors_, "Sectors of the partition (default: a full one; WinningPoSt 1)")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 20));
   fake_->add_option("--partition", partition_, "The partition's index in the proof")->capture_default_str();
-  fake_->add_option("--seed", seed_, "Seed of the sectors' random data")->capture_default_str();
+  fake_->add_option("--seed", seed_, "Seed of the sectors' random data")
+      ->capture_default_str()
+      ->check(cli::unsigned64());
   fake_->add_flag("--json", json_,
                   "Write each vanilla proof's serde JSON (sector-<id>.json) instead of bincode");
   fake_->add_option("dir", out_, "Output folder")->required();
   setup_ = post_->add_subcommand("setup", "A TESTING-ONLY key (.params and .vk) for a PoSt circuit");
   setup_->add_option("--registered-proof", registered_proof_, rp_help)->required();
-  setup_->add_option("--seed", seed_, "Toxic waste seed")->capture_default_str();
+  setup_->add_option("--seed", seed_, "Toxic waste seed")->capture_default_str()->check(cli::unsigned64());
   setup_->add_option("out", out_, "out.params, or a folder (created when missing) for Filecoin's file name")
       ->required();
   add_device_options(setup_, false);
@@ -348,10 +351,13 @@ PostCommands::PostCommands(CLI::App& app, CLI::App& bench,
   bench_ =
       bench.add_subcommand("post", "A PoSt partition from fake sectors stage by stage (proofs verified)");
   bench_->add_option("--registered-proof", registered_proof_, rp_help)->required();
-  bench_->add_option("--sectors", sectors_, "Sectors of the partition (default: a full one; WinningPoSt 1)");
+  bench_->add_option("--sectors", sectors_, "Sectors of the partition (default: a full one; WinningPoSt 1)")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 20));
   bench_->add_option("--reps", reps_, "Timed proofs after a warm-up (median reported)")
       ->capture_default_str();
-  bench_->add_option("--seed", seed_, "Fake sectors and setup seed")->capture_default_str();
+  bench_->add_option("--seed", seed_, "Fake sectors and setup seed")
+      ->capture_default_str()
+      ->check(cli::unsigned64());
   add_device_options(bench_, true);
   for (CLI::App* sub : {post_, fake_, setup_, prove_, verify_, r1cs_, bench_}) sub->fallthrough();
 }

@@ -311,7 +311,9 @@ SnapCommands::SnapCommands(CLI::App& app, CLI::App& bench,
   fake_->add_flag(
       "--uniform", uniform_,
       "One old label and one data value for the whole sector (any size; random data: 16MiB at most)");
-  fake_->add_option("--seed", seed_, "Seed of the sector's random data")->capture_default_str();
+  fake_->add_option("--seed", seed_, "Seed of the sector's random data")
+      ->capture_default_str()
+      ->check(cli::unsigned64());
   // Not "--h": some CLI11 versions refuse it beside the help flag -h (an abort at start-up).
   fake_->add_option("--update-h", h_,
                     "the update's h, upstream's hs() value (default: the size's h_default)");
@@ -320,7 +322,7 @@ SnapCommands::SnapCommands(CLI::App& app, CLI::App& bench,
   setup_ =
       snap_->add_subcommand("setup", "A TESTING-ONLY key of a size under Filecoin's file name, and its .vk");
   setup_->add_option("--sector-size", sector_size_, sizes);
-  setup_->add_option("--seed", seed_, "Toxic-waste seed")->capture_default_str();
+  setup_->add_option("--seed", seed_, "Toxic-waste seed")->capture_default_str()->check(cli::unsigned64());
   setup_->add_option("out", out_, "out.params, or a folder (created when missing) for Filecoin's file name")
       ->required();
   add_device_options(setup_, false);
@@ -348,7 +350,9 @@ SnapCommands::SnapCommands(CLI::App& app, CLI::App& bench,
       bench.add_subcommand("snap", "A SnapDeals proof of a fake update stage by stage (proofs verified)");
   bench_->add_option("--sector-size", sector_size_, sizes);
   bench_->add_option("--partitions", partitions_, "Prove only the first N partitions (0 = all)");
-  bench_->add_option("--seed", seed_, "Fake update and setup seed")->capture_default_str();
+  bench_->add_option("--seed", seed_, "Fake update and setup seed")
+      ->capture_default_str()
+      ->check(cli::unsigned64());
   add_device_options(bench_, true);
 }
 

@@ -149,7 +149,10 @@ uint64_t parse_size(const std::string& text, double auto_fraction, uint64_t safe
                 "\"" + text +
                     "\" is not a size: expected \"auto\" or a number with an optional unit (B, KB, MB, GB, "
                     "TB, KiB, MiB, GiB, TiB), e.g. \"256GiB\"");
-  return (uint64_t)std::llround(v * *mult);
+  const double bytes = v * *mult;
+  if (bytes >= 0x1p63)
+    throw Error(ErrorCode::kInvalidArgument, "\"" + text + "\" is too large a size: at most 2^63 − 1 bytes");
+  return (uint64_t)std::llround(bytes);
 }
 
 }  // namespace cuzk::engine

@@ -115,4 +115,18 @@ expect_exit 2 stdout-full -- sh -c '"$0" info "$1" >/dev/full' "$CUZK" "$D/mimc/
 expect_err_contains "standard output could not be written"
 expect_exit 2 stdout-closed -- sh -c '"$0" info "$1" >&-' "$CUZK" "$D/mimc/mimc_dev.zkey"
 expect_err_contains "standard output could not be written"
+
+echo "== numbers out of their option's range: refused (CLI11 alone wraps -1 and saturates big numbers)"
+for arg in "--seed -1" "--seed 18446744073709551616" "--envelope -5" "--seed 12x"; do
+  # shellcheck disable=SC2086  # the option and its value are two words
+  expect_exit 2 "fake-c1 $arg" -- "$CUZK" -q porep fake-c1 --sector-size 2KiB $arg range.json
+  expect_err_contains "is not a whole number from 0 to 18446744073709551615"
+  [ ! -e range.json ] || fail "fake-c1 $arg wrote its output"
+done
+"$CUZK" -q porep fake-c1 --sector-size 2KiB --seed 18446744073709551615 range.json || fail "the largest seed was refused"
+for n in 0 -3; do
+  expect_exit 2 "post fake --sectors $n" -- "$CUZK" -q post fake --registered-proof StackedDrgWindow2KiBV1_2 --sectors "$n" pf
+  expect_err_contains "--sectors"
+  [ ! -e pf ] || fail "post fake --sectors $n made its folder"
+done
 echo "bad input: all passed"

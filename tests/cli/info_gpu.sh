@@ -38,7 +38,9 @@ p=$(plan_of "WinningPoSt 32 GiB")
 
 echo "== arguments"
 expect_exit 2 "info gpu, bad budget" -- "$CUZK" info gpu --gpu-mem-budget lots
-expect_err_contains "--gpu-mem-budget: not a size"
+expect_err_contains "--gpu-mem-budget: \"lots\" is not a size"
+expect_exit 2 "info gpu, a budget beyond 2^63 bytes" -- "$CUZK" info gpu --gpu-mem-budget 99999999999999999999GiB
+expect_err_contains "--gpu-mem-budget: \"99999999999999999999GiB\" is too large a size"
 expect_exit 2 "info without a file" -- "$CUZK" info
 expect_err_contains "info needs a file"
 if "$CUZK" info gpu --gpu-mem-budget 16GiB | grep -q "^build: CPU only"; then
