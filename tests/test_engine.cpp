@@ -189,6 +189,10 @@ TEST(EngineMemory, ParseSize) {
   EXPECT_THROW(parse_size("lots"), Error);
   EXPECT_THROW(parse_size("12XB"), Error);
   EXPECT_THROW(parse_size(""), Error);
+  // 2^63 bytes and more are refused (a double's rounding to an integer is undefined there)
+  EXPECT_EQ(parse_size("8388607TiB"), 8388607ull << 40);
+  EXPECT_THROW(parse_size("8388608TiB"), Error);
+  EXPECT_THROW(parse_size("99999999999999999999GiB"), Error);
 }
 
 TEST(EngineMemory, AcquireWaitsButOversizeAloneIsGranted) {
