@@ -64,6 +64,16 @@ using cuzk::cli::parse_size;
 using cuzk::cli::read_params_on;
 using cuzk::cli::setup_accel;
 
+/// A circuit's witness from a .wtns file (read_wtns): its value 0 must be the constant 1, else the
+/// file is refused by name (Error kInvalidArgument), before any key is read.
+std::vector<Fr> read_circuit_wtns(const std::string& path) {
+  std::vector<Fr> w = read_wtns(path);
+  if (w.empty() || !w[0].is_one())
+    throw Error(ErrorCode::kInvalidArgument,
+                path + ": witness value 0 is not 1 (the constant ONE): not the witness of a circuit");
+  return w;
+}
+
 /// A one-line phase indicator on stderr, only when stderr is a terminal.
 class Progress {
  public:
@@ -348,7 +358,7 @@ static int run_cli(int argc, char** argv) {
         const R1cs r1 = read_r1cs(r1cs_path);
         const ConstraintSystem rows = constraint_system(r1, HConvention::kBellperson);
         progress("reading " + wtns_path);
-        const std::vector<Fr> w = read_wtns(wtns_path);
+        const std::vector<Fr> w = read_circuit_wtns(wtns_path);
         if (w.size() != rows.n_vars())
           throw Error(ErrorCode::kInvalidArgument, wtns_path + ": the witness has " +
                                                        counted(w.size(), "value") + " but " + r1cs_path +
@@ -367,7 +377,7 @@ static int run_cli(int argc, char** argv) {
         progress("reading " + zkey_path);
         Zkey zk = read_zkey(zkey_path);
         progress("reading " + wtns_path);
-        std::vector<Fr> w = read_wtns(wtns_path);
+        std::vector<Fr> w = read_circuit_wtns(wtns_path);
         std::optional<R1cs> cs;
         if (!r1cs_path.empty()) cs = read_r1cs(r1cs_path);
         if (w.size() != zk.n_vars)

@@ -439,6 +439,13 @@ struct Layout {
 };
 
 Layout scan_layout(const Source& src) {
+  // A snarkjs/circom container given where a .params goes: named, instead of a count read from its header.
+  // (A .params begins with an uncompressed point, whose first byte never spells these magics' first letter
+  // with a valid flag combination.)
+  for (const char* magic : {"zkey", "r1cs", "wtns"})
+    if (src.size >= 4 && std::memcmp(src.data, magic, 4) == 0)
+      src.fail(std::string("a circom/snarkjs .") + magic + " file (it begins with \"" + magic +
+               "\"), not a bellperson .params file");
   if (src.size < kHeaderBytes)
     src.fail("truncated: the verifying-key header needs " + std::to_string(kHeaderBytes) +
              " bytes, the file has " + std::to_string(src.size));

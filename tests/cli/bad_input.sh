@@ -30,6 +30,11 @@ expect_err_contains "bn.wtns"; expect_err_contains "bn128"; no_output bn128-wtns
 expect_exit 2 bn128-r1cs -- "$CUZK" -q setup near_r.r1cs out.zkey
 expect_err_contains "bn128"; [ ! -e out.zkey ] || fail "setup wrote a zkey for a bn128 circuit"
 
+echo "== witness whose value 0 is not the constant 1 (byte 76 is its lowest)"
+{ head -c 76 "$w"; printf '\x02'; tail -c +78 "$w"; } > two.wtns
+expect_exit 2 witness-0 -- "$CUZK" -q prove "$zk" two.wtns proof.json public.json
+expect_err_contains "two.wtns: witness value 0 is not 1"; no_output witness-0
+
 echo "== witness of another circuit (count mismatch)"
 expect_exit 2 count -- "$CUZK" -q prove "$zk" "$D/tiny/mul.wtns" proof.json public.json
 expect_err_contains "mul.wtns"; expect_err_contains "expects"; no_output count
@@ -129,4 +134,11 @@ for n in 0 -3; do
   expect_err_contains "--sectors"
   [ ! -e pf ] || fail "post fake --sectors $n made its folder"
 done
+
+echo "== a circom file where a .params goes, and info on a C1 output"
+expect_exit 2 "zkey as --params" -- "$CUZK" -q porep prove --c1 range.json --params "$zk" range.bin
+expect_err_contains "mimc_dev.zkey: a circom/snarkjs .zkey file"
+[ ! -e range.bin ] || fail "porep prove with a .zkey as --params wrote a proof"
+expect_exit 2 "info on a C1" -- "$CUZK" info range.json
+expect_err_contains "range.json: a JSON object that info does not describe"
 echo "bad input: all passed"
