@@ -92,8 +92,9 @@ int run_info(const std::string& path) {
       add("  snarkjs public signals: %s\n", counted(pub.size(), "value").c_str());
     } else {
       throw Error(ErrorCode::kInvalidFile,
-                  path + ": a JSON object that info does not describe: it describes snarkjs proofs (pi_a), "
-                         "verification keys (vk_alpha_1) and public signals (an array)");
+                  path +
+                      ": a JSON object that info does not describe: it describes snarkjs proofs (pi_a), "
+                      "verification keys (vk_alpha_1) and public signals (an array)");
     }
   } else if (std::filesystem::path(path).extension() == ".params") {
     const ProvingKey k = read_params_on(path, DeviceChoice{});  // on the GPU when there is one
