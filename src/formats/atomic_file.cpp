@@ -287,9 +287,7 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& tex
                     std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
-std::vector<uint8_t> read_file_bytes(const std::filesystem::path& path) {
-  // O_NONBLOCK: opening a FIFO does not wait for a writer; anything but a regular file is refused (a
-  // device such as /dev/zero would be read until memory ran out).
+int open_regular_file(const std::filesystem::path& path, uint64_t& size) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) io_error(path, "cannot open", errno);
   struct stat st;
@@ -302,8 +300,15 @@ std::vector<uint8_t> read_file_bytes(const std::filesystem::path& path) {
     ::close(fd);
     throw Error(ErrorCode::kIo, path.string() + ": not a regular file");
   }
+  size = (uint64_t)st.st_size;
+  return fd;
+}
+
+std::vector<uint8_t> read_file_bytes(const std::filesystem::path& path) {
+  uint64_t size = 0;
+  int fd = open_regular_file(path, size);
   std::vector<uint8_t> out;
-  out.reserve((size_t)st.st_size);
+  out.reserve((size_t)size);
   uint8_t chunk[1 << 16];
   for (;;) {
     ssize_t r = ::read(fd, chunk, sizeof chunk);

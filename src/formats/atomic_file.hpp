@@ -95,7 +95,14 @@ struct FileToWrite {
 void write_files_atomically(const std::vector<FileToWrite>& files);
 
 /// Reads a whole (small) file into memory. Throws cuzk::Error(kIo) naming the path when it cannot be
-/// opened or read.
+/// opened or read, or is not a regular file (open_regular_file).
 std::vector<uint8_t> read_file_bytes(const std::filesystem::path& path);
+
+/// Opens a regular file to read it whole: read-only, close-on-exec and O_NONBLOCK, so that a FIFO is not
+/// waited on; anything but a regular file (a FIFO, a device such as /dev/zero, which would be read until
+/// memory ran out) is refused. Returns the descriptor, which the caller closes, and sets `size` to the
+/// file's size in bytes. Throws cuzk::Error(kIo) "<path>: cannot open: …", "cannot stat: …" or "not a
+/// regular file".
+int open_regular_file(const std::filesystem::path& path, uint64_t& size);
 
 }  // namespace cuzk

@@ -2,13 +2,13 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
+#include "formats/atomic_file.hpp"
 #include "util/error.hpp"
 #include "util/plural.hpp"
 
@@ -50,20 +50,9 @@ std::string section_label(uint32_t id, std::string_view what) {
 BinFile BinFile::open(const std::filesystem::path& path, std::string_view magic, uint32_t version) {
   BinFile f;
   f.name_ = path.string();
-  // O_NONBLOCK: opening a FIFO does not wait for a writer (it is then refused as not a regular file).
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) io_error(f.name_, "cannot open", errno);
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    int err = errno;
-    ::close(fd);
-    io_error(f.name_, "cannot stat", err);
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    throw Error(ErrorCode::kIo, f.name_ + ": not a regular file");
-  }
-  f.size_ = (size_t)st.st_size;
+  uint64_t size = 0;
+  int fd = open_regular_file(path, size);
+  f.size_ = (size_t)size;
   if (f.size_ > 0) {
     // MAP_POPULATE: map the whole (page-cached) file up front rather than by one fault per 4 KiB page.
     void* m = ::mmap(nullptr, f.size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
