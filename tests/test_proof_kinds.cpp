@@ -7,10 +7,14 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "engine/kinds/proof_kinds.hpp"
 #include "engine/memory.hpp"
 #include "engine/registry.hpp"
+#include "formats/c1.hpp"
+#include "formats/fake_c1.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::engine {
@@ -98,6 +102,45 @@ TEST(ProofKinds, AWitnessJobHasOnePartitionPerWitness) {
   ASSERT_EQ(jr.partitions.size(), 2u);
   EXPECT_EQ(jr.partitions[0].wtns, (std::vector<uint8_t>{1, 2, 3}));
   EXPECT_EQ(jr.partitions[1].wtns, (std::vector<uint8_t>{4}));
+}
+
+/// C1s submitted together are read one at a time (porep_kind.cpp): a C1 whose read fails lets the next
+/// ones through, and requests read side by side each get the job of their own C1.
+TEST(ProofKinds, PorepRequestsTogetherEachGetTheirOwnJob) {
+  const auto kind = porep_kind();
+  std::vector<std::string> c1s;
+  for (uint64_t seed = 1; seed <= 3; seed++)
+    c1s.push_back(write_c1_json(make_fake_sector("StackedDrg2KiBV1_1", seed).c1));
+  const std::string bad = c1s[0].substr(0, c1s[0].size() / 2);  // truncated JSON
+  auto request = [](const std::string& text) {
+    ProofRequest r;
+    r.vanilla_proof = std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+    return r;
+  };
+  EXPECT_NE(error_of([&] { kind->job(request(bad)); }, ErrorCode::kInvalidFile).find("vanilla_proof"),
+            std::string::npos);
+  std::vector<JobRequest> jobs(c1s.size());
+  std::vector<std::string> errors(c1s.size() + 1);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i <= c1s.size(); i++)
+    threads.emplace_back([&, i] {
+      try {
+        if (i < c1s.size())
+          jobs[i] = kind->job(request(c1s[i]));
+        else
+          kind->job(request(bad));
+      } catch (const Error& e) {
+        errors[i] = e.what();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (size_t i = 0; i < c1s.size(); i++) {
+    EXPECT_EQ(errors[i], "") << i;
+    EXPECT_EQ(jobs[i].circuit_id, "porep-2k") << i;
+    EXPECT_EQ(jobs[i].kind, "POREP_SEAL_COMMIT") << i;
+    EXPECT_EQ(jobs[i].partitions.size(), 1u) << i;
+  }
+  EXPECT_NE(errors.back().find("vanilla_proof"), std::string::npos) << errors.back();
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/message.h>
+#include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <map>
 #include <mutex>
 
@@ -194,7 +196,10 @@ class ProvingService final : public ServiceBase {
 
   Status SubmitProof(ServerContext* ctx, const v1::SubmitProofRequest* req,
                      v1::SubmitProofResponse* resp) override {
-    return bounded(submit(*req, resp, client_address(ctx->peer())));
+    const auto received = std::chrono::steady_clock::now();
+    Status st = submit(*req, resp, client_address(ctx->peer()));
+    log_checked(*req, resp->job_id(), received, received);
+    return bounded(st);
   }
 
   grpc::ServerUnaryReactor* AwaitProof(grpc::CallbackServerContext* ctx, const v1::AwaitProofRequest* req,
@@ -219,9 +224,13 @@ class ProvingService final : public ServiceBase {
     }
     // The submit may parse a C1 or verify vanilla proofs for seconds: on a thread of the hub's, not on
     // gRPC's callback threads. req and resp live until the call is finished.
-    hub_.run([this, r, client = std::move(client), req, resp] {
+    const auto received = std::chrono::steady_clock::now();
+    hub_.run([this, r, client = std::move(client), req, resp, received] {
+      const auto started = std::chrono::steady_clock::now();
       v1::SubmitProofResponse sub;
-      if (Status s = submit(req->submit(), &sub, client); !s.ok()) {
+      Status s = submit(req->submit(), &sub, client);
+      log_checked(req->submit(), sub.job_id(), received, started);
+      if (!s.ok()) {
         r->finish(bounded(s));
         return;
       }
@@ -649,6 +658,27 @@ class ProvingService final : public ServiceBase {
     } catch (const std::exception& e) {
       return Status(StatusCode::UNAVAILABLE, e.what());
     }
+  }
+
+  /// The debug event `request_checked` of a submit: the request's size, its job ("" when refused), how
+  /// long it waited for a thread after it had arrived whole (`wait_ms`) and how long its checks and queueing
+  /// took (`check_ms`: a C1's parse, vanilla-proof checks). Ramp-up of a batch is read from these.
+  static void log_checked(const v1::SubmitProofRequest& req, const std::string& job_id,
+                          std::chrono::steady_clock::time_point received,
+                          std::chrono::steady_clock::time_point started) {
+    if (!spdlog::should_log(spdlog::level::debug)) return;
+    const auto ms = [](auto d) {
+      return std::to_string(std::chrono::duration<double, std::milli>(d).count());
+    };
+    const auto now = std::chrono::steady_clock::now();
+    spdlog::debug(engine::LogEvent{engine::LogLevel::kDebug,
+                                   "request_checked",
+                                   {{"kind", v1::ProofKind_Name(req.proof_kind())},
+                                    {"bytes", std::to_string(req.ByteSizeLong())},
+                                    {"job", job_id},
+                                    {"wait_ms", ms(started - received)},
+                                    {"check_ms", ms(now - started)}}}
+                      .logfmt());
   }
 
   /// The response for the job as `r` holds it (TIMEOUT when it is not final).
