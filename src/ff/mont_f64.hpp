@@ -74,26 +74,18 @@ constexpr uint64_t kPInv48 = FpParams::inv & kMask48;
 constexpr uint64_t kP0Gap = (uint64_t{1} << kLimbBits) - p48(0);
 static_assert(kP0Gap < (uint64_t{1} << 15), "q·c must stay below 2^63");
 
+/// The same bits as another 8-byte type (memcpy: a register move on host and device).
+template <class To, class From>
+CUZK_HD To same_bits(From x) {
+  static_assert(sizeof(To) == sizeof(From));
+  To y;
+  memcpy(&y, &x, sizeof y);
+  return y;
+}
 /// The bit pattern of a double.
-CUZK_HD int64_t bits_of(double x) {
-#ifdef __CUDA_ARCH__
-  return __double_as_longlong(x);
-#else
-  int64_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-#endif
-}
+CUZK_HD int64_t bits_of(double x) { return same_bits<int64_t>(x); }
 /// The double of a bit pattern.
-CUZK_HD double of_bits(int64_t b) {
-#ifdef __CUDA_ARCH__
-  return __longlong_as_double(b);
-#else
-  double x;
-  std::memcpy(&x, &b, sizeof x);
-  return x;
-#endif
-}
+CUZK_HD double of_bits(int64_t b) { return same_bits<double>(b); }
 /// x·y + z rounded once, to nearest even (DFMA on the device).
 CUZK_HD double fma_rn(double x, double y, double z) {
 #ifdef __CUDA_ARCH__
