@@ -1,11 +1,14 @@
 // The FP64 Montgomery product (src/ff/mont_f64.hpp) on the CPU, where std::fma rounds as the device's
 // DFMA does (IEEE 754 binary64, round to nearest even): against Fp's product on edge values, on inputs
 // in [p, 2p) (the lazily reduced range the product accepts and returns), on random pairs and along
-// chains that feed each output back unreduced.
+// chains that feed each output back unreduced; and the XYZZ mixed addition with its products split between
+// the two products (ec/xyzz_f64.hpp) against point.hpp's, on random and edge points.
 #include <gtest/gtest.h>
 
 #include <random>
 
+#include "ec/curves.hpp"
+#include "ec/xyzz_f64.hpp"
 #include "ff/mont_f64.hpp"
 #include "random.hpp"
 
@@ -104,6 +107,40 @@ TEST(MontF64, ChainsOfUnreducedOutputsStayExact) {
     }
     ASSERT_EQ(f64::from_f64(v), want) << c;
   }
+}
+
+/// a + q by MaddF64<Mask> must equal point.hpp's XYZZ::add_affine limb for limb (not only as a point).
+template <unsigned Mask>
+void expect_same_madd(const G1XYZZ& a, const G1Affine& q, int at) {
+  const G1XYZZ want = a.add_affine(q), got = MaddF64<Mask>::add(a, q);
+  EXPECT_TRUE(got.X == want.X && got.Y == want.Y && got.ZZ == want.ZZ && got.ZZZ == want.ZZZ)
+      << "mask " << Mask << " at " << at;
+}
+template <unsigned... Masks>
+void expect_same_madds(const G1XYZZ& a, const G1Affine& q, int at) {
+  (expect_same_madd<Masks>(a, q, at), ...);
+}
+
+TEST(MontF64, MixedAdditionEqualsPointHpp) {
+  std::mt19937_64 rng(74);
+  const G1Affine g = Curve<Fp>::generator();
+  for (int i = 0; i < 200; i++) {
+    const G1 pj = scalar_mul(g, random_fe<Fr>(rng)), qj = scalar_mul(g, random_fe<Fr>(rng));
+    // an accumulator with Z ≠ 1: the sum of two points, never normalised
+    const G1XYZZ a = G1XYZZ::from_affine(pj.to_affine()).add_affine(qj.to_affine());
+    const G1Affine q = scalar_mul(g, random_fe<Fr>(rng)).to_affine();
+    expect_same_madds<0x000, 0x155, 0x2aa, 0x1a9, 0x3ff>(a, q, i);
+  }
+  // edge cases: infinity on either side, a + a (doubling), a + (−a) (infinity), a + a + a
+  const G1Affine p = scalar_mul(g, random_fe<Fr>(rng)).to_affine();
+  const G1XYZZ pa = G1XYZZ::from_affine(p), twice = pa.add_affine(p);
+  expect_same_madds<0x155, 0x3ff>(G1XYZZ::infinity(), p, -1);
+  expect_same_madds<0x155, 0x3ff>(pa, G1Affine::infinity(), -2);
+  expect_same_madds<0x155, 0x3ff>(pa, p, -3);
+  expect_same_madds<0x155, 0x3ff>(pa, -p, -4);
+  expect_same_madds<0x155, 0x3ff>(twice, p, -5);
+  EXPECT_TRUE(MaddF64<0x3ff>::add(pa, -p).is_inf());
+  EXPECT_TRUE(MaddF64<0x3ff>::add(pa, p).to_jacobian() == G1::from_affine(p) + G1::from_affine(p));
 }
 
 }  // namespace

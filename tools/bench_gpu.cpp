@@ -139,7 +139,8 @@ int bench_gpu_arith() {
     std::fflush(stdout);
   };
   for (auto v : {cuda::MulVariant::kEvenOdd, cuda::MulVariant::kCios4, cuda::MulVariant::kWide64,
-                 cuda::MulVariant::kF64, cuda::MulVariant::kF64Columns})
+                 cuda::MulVariant::kF64, cuda::MulVariant::kF64Columns, cuda::MulVariant::kSplitHalf,
+                 cuda::MulVariant::kSplitQuarter})
     row("Fp mul", cuda::mul_variant_name(v), cuda::bench_fp_mul(v));
   for (auto v : {cuda::MulVariant::kEvenOdd, cuda::MulVariant::kEvenOddShape, cuda::MulVariant::kCios4,
                  cuda::MulVariant::kWide64})

@@ -8,6 +8,7 @@
 #include "cuda/arith_variants.cuh"
 #include "cuda/context.cuh"
 #include "cuda/gpu.hpp"
+#include "ec/xyzz_f64.hpp"
 #include "ff/mont_f64.hpp"
 
 namespace cuzk::cuda {
@@ -239,6 +240,8 @@ const char* mul_variant_name(MulVariant v) {
     case MulVariant::kWide64: return "wide64";
     case MulVariant::kF64: return "fp64, CIOS order";
     case MulVariant::kF64Columns: return "fp64, by columns";
+    case MulVariant::kSplitHalf: return "warps 2/4 fp64, 2/4 imad";
+    case MulVariant::kSplitQuarter: return "warps 1/4 fp64, 3/4 imad";
   }
   return "?";
 }
@@ -358,6 +361,48 @@ __global__ void __launch_bounds__(256) mul_chain_kernel(F* x, const F* y, int it
   for (int c = 0; c < kChains; c++) x[t * kChains + c] = R::from(v[c]);
 }
 
+/// The two pipes at once: warp w of each block runs its chains with f64::mul in 48-bit limbs when
+/// w mod 4 < Fp64Warps, else with Fp's operator* (mul_evenodd); same data layout and result as
+/// mul_chain_kernel. The register count is the larger path's, so both kinds of warp share the SM.
+template <int Fp64Warps>
+struct MulSplitWarps {};
+template <int Fp64Warps>
+__global__ void __launch_bounds__(256) split_chain_kernel(Fp* x, const Fp* y, int iters) {
+  const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if ((int)((threadIdx.x >> 5) & 3) < Fp64Warps) {
+    f64::Fp48 v[kChains];
+#pragma unroll
+    for (int c = 0; c < kChains; c++) v[c] = f64::to_f64(x[t * kChains + c]);
+    const f64::Fp48 m = f64::to_f64(y[t]);
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+      for (int c = 0; c < kChains; c++) v[c] = f64::mul(v[c], m);
+    }
+#pragma unroll
+    for (int c = 0; c < kChains; c++) x[t * kChains + c] = f64::from_f64(v[c]);
+  } else {
+    Fp v[kChains];
+#pragma unroll
+    for (int c = 0; c < kChains; c++) v[c] = x[t * kChains + c];
+    const Fp m = y[t];
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+      for (int c = 0; c < kChains; c++) v[c] = v[c] * m;
+    }
+#pragma unroll
+    for (int c = 0; c < kChains; c++) x[t * kChains + c] = v[c];
+  }
+}
+/// The chain kernel of a multiplier: mul_chain_kernel, or split_chain_kernel for the split warps.
+template <class F, class Mul>
+auto chain_kernel(Mul) {
+  return mul_chain_kernel<F, Mul>;
+}
+template <class F, int W>
+auto chain_kernel(MulSplitWarps<W>) {
+  return split_chain_kernel<W>;
+}
+
 /// Random values below the modulus (any value < m is a valid Montgomery representation).
 template <class F>
 std::vector<F> random_elements(size_t n, uint64_t seed) {
@@ -404,7 +449,7 @@ Throughput bench_mul(int runs, int device) {
   auto hy = random_elements<F>(threads, 2);
   PoolBuffer<F> dx(ctx, hx.size()), dy(ctx, hy.size());
   dy.upload(hy.data());
-  auto kernel = mul_chain_kernel<F, Mul>;
+  auto kernel = chain_kernel<F>(Mul{});
   // warm-up (also the checked run)
   dx.upload(hx.data());
   kernel<<<blocks, kThreads, 0, ctx.stream()>>>(dx.get(), dy.get(), kMulIters);
@@ -444,9 +489,16 @@ Throughput bench_mul_variant(MulVariant v, int runs, int device) {
     case MulVariant::kWide64: return bench_mul<F, MulWide64>(runs, device);
     case MulVariant::kF64:
     case MulVariant::kF64Columns:
-      if constexpr (std::is_same_v<F, Fp>)
-        return v == MulVariant::kF64 ? bench_mul<F, MulF64>(runs, device)
-                                     : bench_mul<F, MulF64Columns>(runs, device);
+    case MulVariant::kSplitHalf:
+    case MulVariant::kSplitQuarter:
+      if constexpr (std::is_same_v<F, Fp>) {
+        switch (v) {
+          case MulVariant::kF64: return bench_mul<F, MulF64>(runs, device);
+          case MulVariant::kF64Columns: return bench_mul<F, MulF64Columns>(runs, device);
+          case MulVariant::kSplitHalf: return bench_mul<F, MulSplitWarps<2>>(runs, device);
+          default: return bench_mul<F, MulSplitWarps<1>>(runs, device);
+        }
+      }
       throw Error(ErrorCode::kInvalidArgument, "bench: the FP64 multipliers exist for Fp only");
   }
   throw Error(ErrorCode::kInvalidArgument, "bench: unknown multiplier variant");
@@ -459,30 +511,6 @@ __host__ __device__ inline uint32_t madd_index(size_t t, int i) {
   return (uint32_t)((t * 977u + (size_t)i * 131u + 1u) & ((1u << kPointTableLog) - 1));
 }
 
-/// The XYZZ mixed addition of point.hpp (madd-2008-s) with each of its ten products on the IMAD pipe
-/// (Fp's operator*) or, where bit k of Mask is set, on the FP64 pipe (f64::mul, through the 48-bit
-/// limbs and back): the mixed IMAD/FP64 schedule, for the benchmark only. Products, in order: 0 x2·ZZ,
-/// 1 y2·ZZZ, 2 P², 3 P·PP, 4 X·PP, 5 R², 6 R·(Q − X3), 7 Y·PPP, 8 ZZ·PP, 9 ZZZ·PPP.
-template <unsigned Mask>
-struct MixedMadd {
-  template <int k>
-  __device__ static Fp mul(const Fp& a, const Fp& b) {
-    if constexpr ((Mask >> k) & 1)
-      return f64::from_f64(f64::mul(f64::to_f64(a), f64::to_f64(b)));
-    else
-      return a * b;
-  }
-  __device__ static G1XYZZ add(const G1XYZZ& p, const G1Affine& q) {
-    if (q.is_inf()) return p;
-    if (p.is_inf()) return G1XYZZ::from_affine(q);
-    const Fp P = mul<0>(q.x, p.ZZ) - p.X, R = mul<1>(q.y, p.ZZZ) - p.Y;
-    if (P.is_zero()) return R.is_zero() ? G1XYZZ::dbl_affine(q) : G1XYZZ::infinity();
-    const Fp PP = mul<2>(P, P), PPP = mul<3>(P, PP), Q = mul<4>(p.X, PP);
-    const Fp X3 = mul<5>(R, R) - PPP - Q.dbl();
-    const Fp Y3 = mul<6>(R, Q - X3) - mul<7>(p.Y, PPP);
-    return {X3, Y3, mul<8>(p.ZZ, PP), mul<9>(p.ZZZ, PPP)};
-  }
-};
 /// point.hpp's own mixed addition.
 struct PointMadd {
   __device__ static G1XYZZ add(const G1XYZZ& p, const G1Affine& q) { return p.add_affine(q); }
@@ -553,11 +581,11 @@ Throughput bench_fp2_mul(bool lazy, int runs, int device) {
 Throughput bench_g1_madd(int runs, int device) { return bench_madd<PointMadd>(runs, device); }
 Throughput bench_g1_madd_f64(unsigned mask, int runs, int device) {
   switch (mask) {
-    case 0x000: return bench_madd<MixedMadd<0x000>>(runs, device);
-    case 0x3ff: return bench_madd<MixedMadd<0x3ff>>(runs, device);
-    case 0x155: return bench_madd<MixedMadd<0x155>>(runs, device);
-    case 0x2aa: return bench_madd<MixedMadd<0x2aa>>(runs, device);
-    case 0x1a9: return bench_madd<MixedMadd<0x1a9>>(runs, device);
+    case 0x000: return bench_madd<MaddF64<0x000>>(runs, device);
+    case 0x3ff: return bench_madd<MaddF64<0x3ff>>(runs, device);
+    case 0x155: return bench_madd<MaddF64<0x155>>(runs, device);
+    case 0x2aa: return bench_madd<MaddF64<0x2aa>>(runs, device);
+    case 0x1a9: return bench_madd<MaddF64<0x1a9>>(runs, device);
   }
   throw Error(ErrorCode::kInvalidArgument, "bench: no FP64 madd kernel for this mask");
 }

@@ -320,6 +320,8 @@ enum class MulVariant {
   kWide64,        ///< reference: 32-bit CIOS written with 64-bit accumulators (mul.wide.u32 + add.u64)
   kF64,           ///< Fp only: the FP64 product in 48-bit limbs (ff/mont_f64.hpp f64::mul, CIOS order)
   kF64Columns,    ///< Fp only: the same column by column (f64::mul_by_columns)
+  kSplitHalf,     ///< Fp only: in one kernel, 2 of every 4 warps run kEvenOdd chains, the others kF64 chains
+  kSplitQuarter,  ///< Fp only: the same with 1 of every 4 warps on kF64
 };
 const char* mul_variant_name(MulVariant v);
 
@@ -349,7 +351,7 @@ Throughput bench_fp2_mul(bool lazy, int runs = 7, int device = 0);
 /// 16 Ki-point table) into its accumulator; a sample is recomputed on the host.
 Throughput bench_g1_madd(int runs = 7, int device = 0);
 /// The masks bench_g1_madd_f64 has kernels for: none, all, alternate products, and one per pair of
-/// independent products (see arith.cu MixedMadd for the products' order).
+/// independent products (see ec/xyzz_f64.hpp MaddF64 for the products' order).
 inline constexpr unsigned kMaddF64Masks[] = {0x000, 0x3ff, 0x155, 0x2aa, 0x1a9};
 /// The same mixed additions with product k on the FP64 pipe (ff/mont_f64.hpp) where bit k of `mask` is
 /// set, else on the IMAD pipe: the mixed IMAD/FP64 schedule. `mask` must be one of kMaddF64Masks.
