@@ -2,7 +2,10 @@
 //
 // Data-centre GPUs (GH100, GA100) issue FP64 fused multiply-adds at the IMAD rate through a pipe of their
 // own (ff/mont_f64.hpp). A mixed addition has ten products, several of them independent of each other;
-// computing some on the FP64 pipe lets the two pipes work at once. The formula is point.hpp's
+// the hope was that computing some on the FP64 pipe lets the two pipes work at once. Measured on an H100
+// (`bench gpu-arith`, docs/PERFORMANCE.md §35) every split is slower than all ten on the IMAD pipe
+// (0.80–0.84×, 0.60× with all ten on FP64), so the MSM does not use it; `bench gpu-arith` keeps measuring
+// it on whatever card it runs. The formula is point.hpp's
 // XYZZ::add_affine (madd-2008-s, https://hyperelliptic.org/EFD/g1p/auto-shortw-xyzz.html), result for
 // result: both products return canonical Fp, so the sums are equal bit for bit.
 #pragma once

@@ -6,7 +6,9 @@
 // route of N. Emmart, J. Zheng and C. Weems, "Faster Modular Exponentiation Using Double Precision
 // Floating Point Arithmetic on the GPU", ARITH 2018; the column scheme below is this file's own).
 // Consumer cards (GA102, AD102, GB202) run FP64 at 1/64 of the FP32 rate: there this product is slow
-// and Mont::operator* stays the one to use.
+// and Mont::operator* stays the one to use. On an H100 it runs at 0.92× Mont::operator*, and warps running it
+// beside warps running Mont::operator* lower the SM's rate (docs/PERFORMANCE.md §35): the prover does not
+// use it; `bench gpu-arith` measures it.
 //
 // Representation: 8 limbs of 48 bits (little-endian), each an integer held exactly in a double;
 // Montgomery form with R = 2^384, the same R as Fp (mont.hpp), so Fp's limbs repack unchanged in value.
