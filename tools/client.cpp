@@ -6,12 +6,12 @@
 #include <google/protobuf/util/json_util.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "cli_checks.hpp"
 #include "formats/atomic_file.hpp"
@@ -65,6 +65,9 @@ v1::SubmitProofRequest job_request(const ClientOptions& o) {
     for (const auto& v : f.vanilla_proofs) r.add_vanilla_proofs(std::string(v.begin(), v.end()));
     r.set_randomness(std::string(f.randomness.begin(), f.randomness.end()));
     r.set_miner_id(f.miner_id);
+    if (f.partition_index > UINT32_MAX)
+      throw Error(ErrorCode::kInvalidArgument, o.post + ": partition_index " + std::to_string(f.partition_index) +
+                                                   " does not fit the request's 32 bits");
     r.set_partition_index((uint32_t)f.partition_index);
     return r;
   }
@@ -86,12 +89,15 @@ v1::SubmitProofRequest job_request(const ClientOptions& o) {
     r.set_sector_size(o.sector_size.value_or(size));
     return r;
   }
-  std::ifstream f(o.witness, std::ios::binary);
-  if (!f)
-    throw Error(ErrorCode::kIo, o.witness +
-                                    ": cannot read the witness (give one with --witness; the default is "
-                                    "relative to the repository root)");
-  const std::string w((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> wb;
+  try {
+    wb = read_file_bytes(o.witness);  // refuses what is not a regular file (a folder, a fifo, /dev/zero)
+  } catch (const Error& e) {
+    throw Error(e.code(), std::string(e.what()) +
+                              " (the witness: give one with --witness; the default is relative to the "
+                              "repository root)");
+  }
+  const std::string w(wb.begin(), wb.end());
   r.set_circuit_id(o.circuit);
   for (unsigned i = 0; i < o.partitions; i++) r.add_witnesses(w);
   return r;

@@ -113,7 +113,9 @@ static int run_cli(int argc, char** argv) {
   app.set_version_flag("--version", cuzk::cli::version_text(), "Print the version and the build's commit");
   unsigned threads = 0;
   bool quiet = false;
-  app.add_option("--threads", threads, "CPU threads (0 = all)")->capture_default_str();
+  app.add_option("--threads", threads, "CPU threads (0 = all)")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, 4096u));  // the daemon's synthesis.threads bound
   app.add_flag("-q,--quiet", quiet, "No progress line");
 
   // prove

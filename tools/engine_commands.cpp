@@ -11,12 +11,13 @@ void client_options(CLI::App* c, ClientOptions& o) {
 
 void job_options(CLI::App* c, ClientOptions& o) {
   client_options(c, o);
-  c->add_option("--circuit", o.circuit, "Circuit id (one of the daemon's [[circuits]])")
-      ->capture_default_str();
-  c->add_option("--witness", o.witness, "Witness (.wtns) sent for every partition")->capture_default_str();
-  c->add_option("--partitions", o.partitions, "Partitions per job")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 1000u));
+  CLI::Option* circuit = c->add_option("--circuit", o.circuit, "Circuit id (one of the daemon's [[circuits]])")
+                             ->capture_default_str();
+  CLI::Option* witness =
+      c->add_option("--witness", o.witness, "Witness (.wtns) sent for every partition")->capture_default_str();
+  CLI::Option* partitions = c->add_option("--partitions", o.partitions, "Partitions per job")
+                                ->capture_default_str()
+                                ->check(CLI::Range(1u, 1000u));
   c->add_option("--priority", o.priority, "low, normal, high or critical")
       ->capture_default_str()
       ->check(CLI::IsMember({"low", "normal", "high", "critical"}));
@@ -24,22 +25,35 @@ void job_options(CLI::App* c, ClientOptions& o) {
                 "Seconds from now to the proof's deadline: from scheduler.deadline_lead_s before it the job "
                 "goes ahead of every job without a near deadline")
       ->check(CLI::NonNegativeNumber);
-  c->add_option(
-       "--porep", o.porep,
-       "A C1 output (raw JSON or Curio's envelope): prove a POREP_SEAL_COMMIT job instead of --circuit")
-      ->check(CLI::ExistingFile);
-  c->add_option("--registered-proof", o.registered_proof,
-                "PoRep: registered_proof to send (abi.RegisteredSealProof 0..19; default: the C1's)");
-  c->add_option("--sector-size", o.sector_size, "PoRep: sector_size to send, bytes (default: the C1's)");
-  c->add_option("--sector-number", o.sector_number, "PoRep: sector_number to send (0 = unset)");
-  c->add_option("--snap", o.snap,
-                "SnapDeals: vanilla.json of `snap fake` (a SNAP_DEALS_UPDATE job; needs --update)")
-      ->check(CLI::ExistingFile);
-  c->add_option("--update", o.update, "SnapDeals: the update.json of the commitments")
-      ->check(CLI::ExistingFile);
-  c->add_option("--post", o.post,
-                "A PoSt request.json (cuzk post fake): a WINNING_POST or WINDOW_POST_PARTITION job")
-      ->check(CLI::ExistingFile);
+  CLI::Option* porep =
+      c->add_option(
+           "--porep", o.porep,
+           "A C1 output (raw JSON or Curio's envelope): prove a POREP_SEAL_COMMIT job instead of --circuit")
+          ->check(CLI::ExistingFile);
+  CLI::Option* registered_proof =
+      c->add_option("--registered-proof", o.registered_proof,
+                    "PoRep: registered_proof to send (abi.RegisteredSealProof 0..19; default: the C1's)");
+  CLI::Option* sector_size =
+      c->add_option("--sector-size", o.sector_size, "PoRep: sector_size to send, bytes (default: the C1's)");
+  CLI::Option* sector_number =
+      c->add_option("--sector-number", o.sector_number, "PoRep: sector_number to send (0 = unset)");
+  CLI::Option* snap = c->add_option("--snap", o.snap,
+                                    "SnapDeals: vanilla.json of `snap fake` (a SNAP_DEALS_UPDATE job; needs --update)")
+                          ->check(CLI::ExistingFile);
+  CLI::Option* update =
+      c->add_option("--update", o.update, "SnapDeals: the update.json of the commitments")->check(CLI::ExistingFile);
+  CLI::Option* post =
+      c->add_option("--post", o.post, "A PoSt request.json (cuzk post fake): a WINNING_POST or WINDOW_POST_PARTITION job")
+          ->check(CLI::ExistingFile);
+  // One kind of job per request: a circuit's (--circuit, --witness, --partitions), --porep, --snap or --post,
+  // each with only its own options.
+  for (CLI::Option* kind : {porep, snap, post})
+    kind->excludes(circuit)->excludes(witness)->excludes(partitions);
+  porep->excludes(snap)->excludes(post);
+  snap->excludes(post);
+  for (CLI::Option* o2 : {registered_proof, sector_size}) o2->excludes(post)->excludes(circuit)->excludes(witness);
+  sector_number->needs(porep);
+  update->needs(snap);
 }
 
 }  // namespace

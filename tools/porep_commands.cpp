@@ -212,7 +212,7 @@ C1Output load_c1(const std::string& path) {
 
 int run_fake_c1(const std::string& size, std::string proof, uint64_t seed, std::optional<uint64_t> envelope,
                 const std::string& out, bool quiet) {
-  if (size.empty() == proof.empty() && proof.empty())
+  if (size.empty() && proof.empty())
     throw Error(ErrorCode::kInvalidArgument, "porep fake-c1 needs --sector-size or --registered-proof");
   if (proof.empty()) proof = "StackedDrg" + size + "V1_1";
   const std::string seal_path = std::filesystem::path(out).replace_extension(".seal.json").string();
@@ -367,10 +367,10 @@ PorepCommands::PorepCommands(CLI::App& app, CLI::App& bench,
   porep_->require_subcommand(1);
   fake_ = porep_->add_subcommand("fake-c1",
                                  "Write the C1 of a fake committed-capacity sector and its .seal.json");
-  fake_->add_option("--sector-size", sector_size_,
-                    "2KiB, 8MiB, 512MiB, 32GiB or 64GiB (StackedDrg<size>V1_1)");
-  fake_->add_option("--registered-proof", registered_proof_,
-                    "e.g. StackedDrg32GiBV1 (interactive PoRep only)");
+  CLI::Option* fake_size = fake_->add_option("--sector-size", sector_size_,
+                                             "2KiB, 8MiB, 512MiB, 32GiB or 64GiB (StackedDrg<size>V1_1)");
+  fake_->add_option("--registered-proof", registered_proof_, "e.g. StackedDrg32GiBV1 (interactive PoRep only)")
+      ->excludes(fake_size);
   fake_->add_option("--seed", seed_, "Seed of the sector's random data")
       ->capture_default_str()
       ->check(cli::unsigned64());

@@ -3,6 +3,7 @@
 #include <toml++/toml.h>
 
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -348,12 +349,15 @@ ServiceConfig parse_config(std::string_view text, const std::string& name,
       r.no_unknown_keys();
       if (cc.id.empty()) r.fail("id", "missing: every circuit needs an id");
       if (!ids.insert(cc.id).second) r.fail("id", "\"" + cc.id + "\" is used by two circuits");
-      // The ids of the daemon's PoRep circuits (engine::porep_circuit_id), registered from srs.param_cache.
-      static const std::set<std::string> porep_ids = {"porep-2k", "porep-8m", "porep-512m", "porep-32g",
-                                                      "porep-64g"};
-      if (porep_ids.count(cc.id))
-        r.fail("id", "\"" + cc.id +
-                         "\" is the id of the daemon's PoRep circuit of that size (from srs.param_cache)");
+      // The ids of the daemon's Filecoin circuits (engine::porep_circuit_id, post_circuit_id and the
+      // SnapDeals kind's), registered from srs.param_cache: a [[circuits]] entry must not hide one.
+      static const std::map<std::string, std::string> kinds = {
+          {"porep-", "PoRep"}, {"wpost-", "WindowPoSt"}, {"winning-", "WinningPoSt"}, {"snap-", "SnapDeals"}};
+      for (const auto& [prefix, kind] : kinds)
+        for (const char* size : {"2k", "8m", "512m", "32g", "64g"})
+          if (cc.id == prefix + size)
+            r.fail("id", "\"" + cc.id + "\" is the id of the daemon's " + kind +
+                             " circuit of that size (from srs.param_cache)");
       auto path = [&](const char* key, const std::string& p) {
         if (p.empty()) r.fail(key, "missing: a " + cc.kind + " circuit needs it");
         std::filesystem::path full =

@@ -141,4 +141,28 @@ expect_err_contains "mimc_dev.zkey: a circom/snarkjs .zkey file"
 [ ! -e range.bin ] || fail "porep prove with a .zkey as --params wrote a proof"
 expect_exit 2 "info on a C1" -- "$CUZK" info range.json
 expect_err_contains "range.json: a JSON object that info does not describe"
+echo "== --threads beyond the daemon's bound, and options that contradict each other: refused"
+for t in 4097 100000; do
+  expect_exit 2 "--threads $t" -- "$CUZK" --threads "$t" selfcheck
+  expect_err_contains "--threads: Value $t not in range 0 to 4096"
+done
+expect_exit 2 "fake-c1 size and proof" -- "$CUZK" -q porep fake-c1 --sector-size 2KiB --registered-proof StackedDrg32GiBV1 both.json
+expect_err_contains "excludes"
+[ ! -e both.json ] || fail "fake-c1 with two sizes wrote a C1"
+if "$CUZK" client --help >/dev/null 2>&1; then  # a build with the gRPC daemon
+  nodaemon=127.0.0.1:1  # every case below is refused before any connection
+  for args in "--post range.json --porep range.json" "--snap range.json --update range.json --post range.json" \
+    "--post range.json --circuit mimc" "--porep range.json --witness $w" "--porep range.json --partitions 3" \
+    "--circuit mimc --registered-proof 5" "--sector-number 7" "--update range.json"; do
+    # shellcheck disable=SC2086  # the options are separate words
+    expect_exit 2 "client prove $args" -- "$CUZK" client prove --addr "$nodaemon" $args --out cl
+    expect_err_contains "--"
+    [ ! -e cl ] || fail "client prove $args made its output folder"
+  done
+  mkfifo wfifo
+  for wt in /dev/zero . wfifo; do
+    expect_exit 2 "client witness $wt" -- timeout 60 "$CUZK" client submit --addr "$nodaemon" --witness "$wt"
+    expect_err_contains "$wt: not a regular file (the witness"
+  done
+fi
 echo "bad input: all passed"

@@ -379,6 +379,18 @@ TEST(ServiceConfig, ParamCacheAndSubgroupCheck) {
       config_error("[[circuits]]\nid = \"porep-32g\"\nzkey = \"mimc/mimc_dev.zkey\"\n"),
       "t.toml: circuits[0].id: \"porep-32g\" is the id of the daemon's PoRep circuit of that size (from "
       "srs.param_cache)");
+  EXPECT_EQ(config_error("[[circuits]]\nid = \"wpost-2k\"\nzkey = \"mimc/mimc_dev.zkey\"\n"),
+            "t.toml: circuits[0].id: \"wpost-2k\" is the id of the daemon's WindowPoSt circuit of that size "
+            "(from srs.param_cache)");
+  for (const char* id : {"winning-32g", "snap-64g", "porep-8m"})
+    EXPECT_NE(config_error(std::string("[[circuits]]\nid = \"") + id + "\"\nzkey = \"mimc/mimc_dev.zkey\"\n")
+                  .find("is the id of the daemon's"),
+              std::string::npos)
+        << id;
+  // an id that only looks alike is the operator's to use
+  EXPECT_EQ(parse_config("[[circuits]]\nid = \"wpost-2kx\"\nzkey = \"mimc/mimc_dev.zkey\"\n", "t.toml", kData)
+                .circuits.size(),
+            1u);
 }
 
 TEST(ServiceGrpc, MemoryBudgetBelowTwoPartitionsCompletesEveryJob) {
