@@ -66,7 +66,8 @@ v1::SubmitProofRequest job_request(const ClientOptions& o) {
     r.set_randomness(std::string(f.randomness.begin(), f.randomness.end()));
     r.set_miner_id(f.miner_id);
     if (f.partition_index > UINT32_MAX)
-      throw Error(ErrorCode::kInvalidArgument, o.post + ": partition_index " + std::to_string(f.partition_index) +
+      throw Error(ErrorCode::kInvalidArgument, o.post + ": partition_index " +
+                                                   std::to_string(f.partition_index) +
                                                    " does not fit the request's 32 bits");
     r.set_partition_index((uint32_t)f.partition_index);
     return r;

@@ -11,10 +11,11 @@ void client_options(CLI::App* c, ClientOptions& o) {
 
 void job_options(CLI::App* c, ClientOptions& o) {
   client_options(c, o);
-  CLI::Option* circuit = c->add_option("--circuit", o.circuit, "Circuit id (one of the daemon's [[circuits]])")
+  CLI::Option* circuit =
+      c->add_option("--circuit", o.circuit, "Circuit id (one of the daemon's [[circuits]])")
+          ->capture_default_str();
+  CLI::Option* witness = c->add_option("--witness", o.witness, "Witness (.wtns) sent for every partition")
                              ->capture_default_str();
-  CLI::Option* witness =
-      c->add_option("--witness", o.witness, "Witness (.wtns) sent for every partition")->capture_default_str();
   CLI::Option* partitions = c->add_option("--partitions", o.partitions, "Partitions per job")
                                 ->capture_default_str()
                                 ->check(CLI::Range(1u, 1000u));
@@ -37,13 +38,15 @@ void job_options(CLI::App* c, ClientOptions& o) {
       c->add_option("--sector-size", o.sector_size, "PoRep: sector_size to send, bytes (default: the C1's)");
   CLI::Option* sector_number =
       c->add_option("--sector-number", o.sector_number, "PoRep: sector_number to send (0 = unset)");
-  CLI::Option* snap = c->add_option("--snap", o.snap,
-                                    "SnapDeals: vanilla.json of `snap fake` (a SNAP_DEALS_UPDATE job; needs --update)")
-                          ->check(CLI::ExistingFile);
-  CLI::Option* update =
-      c->add_option("--update", o.update, "SnapDeals: the update.json of the commitments")->check(CLI::ExistingFile);
+  CLI::Option* snap =
+      c->add_option("--snap", o.snap,
+                    "SnapDeals: vanilla.json of `snap fake` (a SNAP_DEALS_UPDATE job; needs --update)")
+          ->check(CLI::ExistingFile);
+  CLI::Option* update = c->add_option("--update", o.update, "SnapDeals: the update.json of the commitments")
+                            ->check(CLI::ExistingFile);
   CLI::Option* post =
-      c->add_option("--post", o.post, "A PoSt request.json (cuzk post fake): a WINNING_POST or WINDOW_POST_PARTITION job")
+      c->add_option("--post", o.post,
+                    "A PoSt request.json (cuzk post fake): a WINNING_POST or WINDOW_POST_PARTITION job")
           ->check(CLI::ExistingFile);
   // One kind of job per request: a circuit's (--circuit, --witness, --partitions), --porep, --snap or --post,
   // each with only its own options.
@@ -51,7 +54,8 @@ void job_options(CLI::App* c, ClientOptions& o) {
     kind->excludes(circuit)->excludes(witness)->excludes(partitions);
   porep->excludes(snap)->excludes(post);
   snap->excludes(post);
-  for (CLI::Option* o2 : {registered_proof, sector_size}) o2->excludes(post)->excludes(circuit)->excludes(witness);
+  for (CLI::Option* o2 : {registered_proof, sector_size})
+    o2->excludes(post)->excludes(circuit)->excludes(witness);
   sector_number->needs(porep);
   update->needs(snap);
 }

@@ -369,7 +369,8 @@ PorepCommands::PorepCommands(CLI::App& app, CLI::App& bench,
                                  "Write the C1 of a fake committed-capacity sector and its .seal.json");
   CLI::Option* fake_size = fake_->add_option("--sector-size", sector_size_,
                                              "2KiB, 8MiB, 512MiB, 32GiB or 64GiB (StackedDrg<size>V1_1)");
-  fake_->add_option("--registered-proof", registered_proof_, "e.g. StackedDrg32GiBV1 (interactive PoRep only)")
+  fake_
+      ->add_option("--registered-proof", registered_proof_, "e.g. StackedDrg32GiBV1 (interactive PoRep only)")
       ->excludes(fake_size);
   fake_->add_option("--seed", seed_, "Seed of the sector's random data")
       ->capture_default_str()
